@@ -1,0 +1,46 @@
+# Thin wrapper over CMake/CTest.  `make test` and `make bench` work on a fresh
+# machine with or without a GPU; `make gpu-check` is the one-shot run for the
+# GPU machine (no network there: it builds from the working tree alone).
+BUILD ?= build
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+CMAKE_FLAGS ?=
+CTEST_FLAGS ?= --output-on-failure
+BENCH_ARGS ?= quick
+
+.PHONY: all configure test bench gpu-check test-sanitize plots install clean
+
+all: configure
+	cmake --build $(BUILD) -j $(JOBS)
+
+configure:
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
+
+test: all
+	ctest --test-dir $(BUILD) $(CTEST_FLAGS) -j $(JOBS)
+
+bench: all
+	$(BUILD)/bench/hive-bench $(BENCH_ARGS)
+
+# The C code again under AddressSanitizer+UBSan and under ThreadSanitizer
+# (CPU backend; the CUDA runtime does not run under these sanitizers).
+test-sanitize:
+	cmake -S . -B $(BUILD)-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHIVE_WITH_CUDA=OFF -DHIVE_BUILD_BENCH=OFF -DHIVE_SANITIZE=address,undefined
+	cmake --build $(BUILD)-asan -j $(JOBS)
+	ctest --test-dir $(BUILD)-asan $(CTEST_FLAGS) -LE slow -j $(JOBS)
+	cmake -S . -B $(BUILD)-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHIVE_WITH_CUDA=OFF -DHIVE_BUILD_BENCH=OFF -DHIVE_SANITIZE=thread
+	cmake --build $(BUILD)-tsan -j $(JOBS)
+	TSAN_OPTIONS=halt_on_error=1 ctest --test-dir $(BUILD)-tsan $(CTEST_FLAGS) -LE slow -j $(JOBS)
+
+# For the GPU machine: sm_90 build, GPU tests that fail (not skip) without a
+# GPU, the quick benchmark; logs and results are copied to $OUT when set.
+gpu-check:
+	bash tools/gpu-check.sh
+
+plots:
+	python3 bench/plot.py bench/results
+
+install: all
+	cmake --install $(BUILD)
+
+clean:
+	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-tsan

@@ -1,0 +1,248 @@
+/*
+ * hive.h — the public C API of hive, a library of concurrent GPU hash tables.
+ *
+ * One header, C11, usable from C, C++/CUDA and (through ctypes/cffi) Python.
+ * It includes no CUDA header: a CUDA stream is passed as `hive_stream`, which
+ * is the same pointer type as `cudaStream_t` (so a cudaStream_t converts to it
+ * without a cast), and NULL means the default stream.
+ *
+ * Memory spaces.  A table of backend HIVE_BACKEND_CUDA takes key, value, flag
+ * and result arrays that the GPU can read and write: device memory, managed
+ * memory or mapped (registered) host memory.  Plain pageable host pointers are
+ * rejected with HIVE_ERROR_INVALID_ARGUMENT.  A table of backend
+ * HIVE_BACKEND_CPU takes ordinary host pointers.  Below, "table memory" means
+ * whichever of the two the table's backend takes.
+ *
+ * Key width.  A table stores either 32-bit keys with 32-bit values
+ * (HIVE_KV32; key arrays are uint32_t[n], value arrays uint32_t[n]) or 64-bit
+ * keys with 64-bit values (HIVE_KV64; uint64_t[n] each).  `const void *keys`
+ * below points to the array of the table's width.
+ *
+ * Reserved keys.  The top four key values of each width are used by the
+ * bucket protocol (empty slot, erased slot, slot being moved, and one kept
+ * spare): HIVE_KV32_RESERVED_MIN .. 0xFFFFFFFF and
+ * HIVE_KV64_RESERVED_MIN .. 0xFFFFFFFFFFFFFFFF.  A call given such a key skips
+ * it (result HIVE_RESULT_REJECTED_RESERVED), processes every other key, and
+ * returns HIVE_ERROR_RESERVED_KEY.  Values are unrestricted.
+ *
+ * Synchronisation.  Every bulk call is enqueued on `stream` and returns once
+ * that work has finished (it synchronises the stream), so that its status can
+ * report per-key outcomes such as reserved keys.  Calls on one table may come
+ * from several host threads at once, each with its own stream: their
+ * operations run concurrently on the device and are linearizable per key.
+ * Resizing (growth before a batch that needs room, shrinking after erases)
+ * excludes other calls on the same table for its duration.
+ *
+ * Errors.  Every function returns a hive_status.  hive_status_string() names
+ * it; hive_last_error() gives this thread's text for the last failure (which
+ * call, which argument, what the GPU said).  Setting HIVE_DEBUG=1 in the
+ * environment logs every failure to stderr as it happens.
+ */
+#ifndef HIVE_H
+#define HIVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define HIVE_VERSION_MAJOR 0
+#define HIVE_VERSION_MINOR 1
+#define HIVE_VERSION_PATCH 0
+
+/* ---------------------------------------------------------------- status */
+
+typedef enum hive_status {
+    HIVE_SUCCESS = 0,
+    HIVE_ERROR_INVALID_ARGUMENT = 1, /* NULL, bad size, bad config, wrong memory space */
+    HIVE_ERROR_RESERVED_KEY = 2,     /* some keys were reserved sentinels; the rest were processed */
+    HIVE_ERROR_OUT_OF_MEMORY = 3,    /* allocation failed; the table is unchanged */
+    HIVE_ERROR_TABLE_FULL = 4,       /* some inserts found no room; the rest were processed */
+    HIVE_ERROR_CUDA = 5,             /* a CUDA call failed (details in hive_last_error) */
+    HIVE_ERROR_NO_DEVICE = 6,        /* a CUDA table was asked for and no usable GPU exists */
+    HIVE_ERROR_UNSUPPORTED = 7,      /* valid request this build or backend cannot do */
+    HIVE_ERROR_INTERNAL = 8          /* a bug in hive: please report it */
+} hive_status;
+
+/* Static text naming `status` ("success", "invalid argument", ...). */
+const char *hive_status_string(hive_status status);
+
+/* This thread's description of its last failed call; "" if none.  The text
+ * stays valid until this thread's next hive call. */
+const char *hive_last_error(void);
+
+/* ---------------------------------------------------------------- config */
+
+typedef enum hive_backend {
+    HIVE_BACKEND_AUTO = 0, /* CUDA when a GPU is usable, else CPU */
+    HIVE_BACKEND_CUDA = 1,
+    HIVE_BACKEND_CPU = 2
+} hive_backend;
+
+typedef enum hive_key_width {
+    HIVE_KV32 = 1, /* 32-bit key + 32-bit value packed in one 64-bit slot */
+    HIVE_KV64 = 2  /* 64-bit key + 64-bit value in one 128-bit slot */
+} hive_key_width;
+
+#define HIVE_KV32_RESERVED_MIN 0xFFFFFFFCu
+#define HIVE_KV64_RESERVED_MIN 0xFFFFFFFFFFFFFFFCull
+
+#define HIVE_CONFIG_VERSION 1u
+
+/* Table configuration.  Start from HIVE_CONFIG_INIT and change fields; a
+ * config whose struct_size or version does not match this header, or whose
+ * fields are inconsistent, is rejected with HIVE_ERROR_INVALID_ARGUMENT. */
+typedef struct hive_config {
+    uint32_t struct_size;     /* sizeof(hive_config), set by HIVE_CONFIG_INIT */
+    uint32_t version;         /* HIVE_CONFIG_VERSION, set by HIVE_CONFIG_INIT */
+    hive_backend backend;     /* default HIVE_BACKEND_AUTO */
+    int device;               /* CUDA device ordinal; default 0 */
+    hive_key_width key_width; /* default HIVE_KV32 */
+    uint64_t initial_capacity; /* slots to start with (rounded up to whole buckets); default 1024 */
+    double max_load_factor;   /* in (0, 1]: grow before size would pass it; default 0.9 */
+    double min_load_factor;   /* in [0, max_load_factor/2]: shrink below it, 0 = never; default 0.25 */
+    uint32_t resize_batch;    /* K: buckets split or merged per resize step; default 1024 */
+    uint32_t max_evictions;   /* bound on one insert's cuckoo displacement chain; default 8 */
+    double stash_fraction;    /* overflow stash slots as a fraction of capacity, in [0, 0.25]; default 0.01 */
+    uint32_t threads;         /* CPU backend worker threads; 0 = one per online core */
+    uint32_t bucket_slots;    /* CUDA geometry: slots per bucket, power of two in 4..32; 0 = tuned default */
+    uint32_t lanes_per_op;    /* CUDA geometry: lanes sharing one key, power of two in 1..bucket_slots; 0 = tuned default */
+} hive_config;
+
+#define HIVE_CONFIG_INIT                                                        \
+    {                                                                           \
+        (uint32_t)sizeof(hive_config), HIVE_CONFIG_VERSION, HIVE_BACKEND_AUTO, 0, \
+            HIVE_KV32, 1024u, 0.9, 0.25, 1024u, 8u, 0.01, 0u, 0u, 0u            \
+    }
+
+/* ---------------------------------------------------------------- table */
+
+typedef struct hive_table hive_table;
+typedef struct CUstream_st *hive_stream; /* == cudaStream_t; NULL = default stream */
+
+/* Creates a table.  Returns HIVE_ERROR_NO_DEVICE for a CUDA table without a
+ * usable GPU, HIVE_ERROR_OUT_OF_MEMORY when its memory cannot be had.
+ * `*table` is set only on success. */
+hive_status hive_create(const hive_config *config, hive_table **table);
+
+/* Frees the table and everything it holds.  Waits for the table's work. */
+hive_status hive_destroy(hive_table *table);
+
+/* The configuration the table was created with, with defaults resolved
+ * (backend, geometry, thread count). */
+hive_status hive_get_config(const hive_table *table, hive_config *config);
+
+/* ---------------------------------------------------------------- bulk operations */
+
+/* How an insert treats a key that is already present. */
+typedef enum hive_combine {
+    HIVE_COMBINE_KEEP = 0,   /* insert-if-absent: the stored value stays */
+    HIVE_COMBINE_ASSIGN = 1, /* replace the stored value */
+    HIVE_COMBINE_ADD = 2,    /* stored += value (unsigned, wraps) */
+    HIVE_COMBINE_MIN = 3,    /* stored = min(stored, value), unsigned */
+    HIVE_COMBINE_MAX = 4     /* stored = max(stored, value), unsigned */
+} hive_combine;
+
+/* Operation codes of a mixed batch (hive_apply). */
+typedef enum hive_op {
+    HIVE_OP_FIND = 0,   /* value out, result FOUND / NOT_FOUND */
+    HIVE_OP_INSERT = 1, /* insert if absent (combine KEEP) */
+    HIVE_OP_UPSERT = 2, /* insert, or combine with the call's combine mode */
+    HIVE_OP_ERASE = 3   /* result ERASED / NOT_FOUND */
+} hive_op;
+
+/* Per-key outcome codes, one uint8_t per key where a call takes `results`. */
+typedef enum hive_result {
+    HIVE_RESULT_NONE = 0,
+    HIVE_RESULT_INSERTED = 1,          /* a new key was stored */
+    HIVE_RESULT_UPDATED = 2,           /* key existed; value combined (ASSIGN/ADD/MIN/MAX) */
+    HIVE_RESULT_EXISTED = 3,           /* key existed; value kept (KEEP / HIVE_OP_INSERT) */
+    HIVE_RESULT_FOUND = 4,             /* find: key present, value written */
+    HIVE_RESULT_NOT_FOUND = 5,         /* find or erase: key absent */
+    HIVE_RESULT_ERASED = 6,            /* erase: key removed */
+    HIVE_RESULT_REJECTED_RESERVED = 7, /* key is a reserved sentinel; nothing done */
+    HIVE_RESULT_REJECTED_FULL = 8      /* insert found no room; nothing done */
+} hive_result;
+
+/* Inserts n pairs.  keys, values: table memory, (n).  results: table memory,
+ * (n) uint8_t hive_result codes, or NULL.  Keys repeated within the batch are
+ * applied one after another in an unspecified order (ADD sums them all).
+ * Grows the table first when n new keys would pass max_load_factor.
+ * Returns HIVE_ERROR_TABLE_FULL if some key found no room, else
+ * HIVE_ERROR_RESERVED_KEY if some key was reserved, else HIVE_SUCCESS. */
+hive_status hive_insert(hive_table *table, uint64_t n, const void *keys, const void *values,
+                        hive_combine combine, uint8_t *results, hive_stream stream);
+
+/* Looks up n keys.  values: table memory, (n), or NULL; the value of each
+ * found key is written, the entries of absent keys are left as they were.
+ * found: table memory, (n) uint8_t 1/0, or NULL. */
+hive_status hive_find(hive_table *table, uint64_t n, const void *keys, void *values,
+                      uint8_t *found, hive_stream stream);
+
+/* found: table memory, (n) uint8_t 1/0 (required). */
+hive_status hive_contains(hive_table *table, uint64_t n, const void *keys, uint8_t *found,
+                          hive_stream stream);
+
+/* Erases n keys.  results: table memory, (n) hive_result (ERASED, NOT_FOUND,
+ * REJECTED_RESERVED), or NULL.  May shrink the table afterwards. */
+hive_status hive_erase(hive_table *table, uint64_t n, const void *keys, uint8_t *results,
+                       hive_stream stream);
+
+/* A mixed batch, executed concurrently in one launch: element i performs
+ * ops[i] (hive_op) on keys[i].  values: table memory, (n): input of
+ * INSERT/UPSERT, output of FIND (absent keys leave it unchanged); may be NULL
+ * only if no op needs it.  combine applies to HIVE_OP_UPSERT.  results: (n)
+ * hive_result or NULL.  An element whose op code is outside hive_op is skipped
+ * (result HIVE_RESULT_NONE) while the others run, and the call then returns
+ * HIVE_ERROR_INVALID_ARGUMENT. */
+hive_status hive_apply(hive_table *table, uint64_t n, const uint8_t *ops, const void *keys,
+                       void *values, hive_combine combine, uint8_t *results, hive_stream stream);
+
+/* ---------------------------------------------------------------- whole-table operations */
+
+/* Number of live keys (exact between calls). */
+hive_status hive_size(hive_table *table, uint64_t *size);
+
+/* Removes every key; keeps the capacity. */
+hive_status hive_clear(hive_table *table, hive_stream stream);
+
+/* Grows the table so that `capacity` keys fit under max_load_factor.  Never
+ * shrinks.  HIVE_ERROR_OUT_OF_MEMORY leaves the table as it was. */
+hive_status hive_reserve(hive_table *table, uint64_t capacity, hive_stream stream);
+
+/* Copies every live pair into keys/values (table memory, (capacity) each) in
+ * no particular order and sets *count (host) to the number of pairs.  If
+ * capacity is smaller than the size, nothing is written, *count is set to the
+ * size and HIVE_ERROR_INVALID_ARGUMENT is returned. */
+hive_status hive_export(hive_table *table, uint64_t capacity, void *keys, void *values,
+                        uint64_t *count, hive_stream stream);
+
+typedef struct hive_stats {
+    uint64_t capacity;        /* slots in the main table (buckets * bucket_slots) */
+    uint64_t size;            /* live keys, stash included */
+    double load_factor;       /* size / capacity */
+    uint64_t buckets;
+    uint32_t bucket_slots;
+    uint32_t lanes_per_op;
+    uint64_t stash_capacity;  /* slots */
+    uint64_t stash_size;      /* live keys in the stash */
+    uint64_t grows;           /* resize steps that added buckets */
+    uint64_t shrinks;         /* resize steps that removed buckets */
+    uint64_t buckets_split;
+    uint64_t buckets_merged;
+    uint64_t evictions;       /* keys displaced by cuckoo eviction */
+    uint64_t insert_steps[4]; /* inserts finished at each step of the four-step insert:
+                                 0 replace (key present), 1 claim-then-commit,
+                                 2 cuckoo eviction, 3 overflow stash */
+    uint64_t bytes_held;      /* table memory held by the table (device bytes for CUDA) */
+} hive_stats;
+
+hive_status hive_stats_get(hive_table *table, hive_stats *stats);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HIVE_H */

@@ -1,0 +1,434 @@
+/* api.c — every hive_* entry point: check the handle and the arguments, take
+ * the table's resize lock, keep the size and the load factor in bounds, and
+ * hand the work to the table's backend. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "alloc.h"
+#include "backend.h"
+#include "check.h"
+#include "table.h"
+
+/* The hash is 32 bits wide, so a table addresses at most 2^32 buckets; with
+ * buckets of at most 32 slots that is 2^37 slots. */
+#define HIVE_MAX_SLOTS (1ull << 37)
+/* Larger batches are surely a mistake (over 4 TiB of keys). */
+#define HIVE_MAX_BATCH (1ull << 40)
+
+/* ---------------------------------------------------------------- config */
+
+static hive_status check_config(const hive_config *c)
+{
+    static const char call[] = "hive_create";
+    HIVE_CHECK_ARG(c != NULL, call, "config is NULL");
+    HIVE_CHECK_ARG(c->struct_size == sizeof(hive_config), call,
+                   "config.struct_size is %u, expected %u: start from HIVE_CONFIG_INIT",
+                   c->struct_size, (unsigned)sizeof(hive_config));
+    HIVE_CHECK_ARG(c->version == HIVE_CONFIG_VERSION, call,
+                   "config.version is %u, this library takes %u", c->version, HIVE_CONFIG_VERSION);
+    HIVE_CHECK_ARG(c->backend == HIVE_BACKEND_AUTO || c->backend == HIVE_BACKEND_CUDA ||
+                       c->backend == HIVE_BACKEND_CPU,
+                   call, "config.backend %d is not a hive_backend", (int)c->backend);
+    HIVE_CHECK_ARG(c->key_width == HIVE_KV32 || c->key_width == HIVE_KV64, call,
+                   "config.key_width %d is not a hive_key_width", (int)c->key_width);
+    HIVE_CHECK_ARG(c->device >= 0, call, "config.device %d is negative", c->device);
+    HIVE_CHECK_ARG(c->initial_capacity >= 1 && c->initial_capacity <= HIVE_MAX_SLOTS, call,
+                   "config.initial_capacity %llu is outside 1..2^37",
+                   (unsigned long long)c->initial_capacity);
+    HIVE_CHECK_ARG(c->max_load_factor > 0.0 && c->max_load_factor <= 1.0, call,
+                   "config.max_load_factor %g is outside (0, 1]", c->max_load_factor);
+    HIVE_CHECK_ARG(c->min_load_factor >= 0.0 && c->min_load_factor <= c->max_load_factor / 2, call,
+                   "config.min_load_factor %g is outside [0, max_load_factor/2]",
+                   c->min_load_factor);
+    HIVE_CHECK_ARG(c->resize_batch >= 1, call, "config.resize_batch is 0");
+    HIVE_CHECK_ARG(c->max_evictions <= 1024, call, "config.max_evictions %u is over 1024",
+                   c->max_evictions);
+    HIVE_CHECK_ARG(c->stash_fraction >= 0.0 && c->stash_fraction <= 0.25, call,
+                   "config.stash_fraction %g is outside [0, 0.25]", c->stash_fraction);
+    HIVE_CHECK_ARG(c->threads <= 4096, call, "config.threads %u is over 4096", c->threads);
+    HIVE_CHECK_ARG(c->bucket_slots == 0 || (c->bucket_slots >= 4 && c->bucket_slots <= 32 &&
+                                            (c->bucket_slots & (c->bucket_slots - 1)) == 0),
+                   call, "config.bucket_slots %u is not 0 or a power of two in 4..32",
+                   c->bucket_slots);
+    HIVE_CHECK_ARG(c->lanes_per_op == 0 || (c->lanes_per_op <= 32 &&
+                                            (c->lanes_per_op & (c->lanes_per_op - 1)) == 0),
+                   call, "config.lanes_per_op %u is not 0 or a power of two in 1..32",
+                   c->lanes_per_op);
+    HIVE_CHECK_ARG(c->lanes_per_op == 0 || c->bucket_slots == 0 ||
+                       c->lanes_per_op <= c->bucket_slots,
+                   call, "config.lanes_per_op %u exceeds bucket_slots %u", c->lanes_per_op,
+                   c->bucket_slots);
+    return HIVE_SUCCESS;
+}
+
+static const hive_backend_ops *pick_backend(hive_config *c)
+{
+#ifdef HIVE_WITH_CUDA
+    if (c->backend == HIVE_BACKEND_AUTO)
+        c->backend = hive_cuda_device_usable(c->device) ? HIVE_BACKEND_CUDA : HIVE_BACKEND_CPU;
+    if (c->backend == HIVE_BACKEND_CUDA)
+        return &hive_cuda_backend;
+#else
+    if (c->backend == HIVE_BACKEND_AUTO)
+        c->backend = HIVE_BACKEND_CPU;
+    if (c->backend == HIVE_BACKEND_CUDA)
+        return NULL;
+#endif
+    return &hive_cpu_backend;
+}
+
+hive_status hive_create(const hive_config *config, hive_table **table)
+{
+    static const char call[] = "hive_create";
+    hive_clear_error();
+    HIVE_CHECK_ARG(table != NULL, call, "table (the output handle) is NULL");
+    HIVE_TRY(check_config(config));
+
+    hive_config c = *config;
+    if (c.threads == 0) {
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        c.threads = cores > 0 ? (uint32_t)cores : 1u;
+    }
+    const hive_backend_ops *ops = pick_backend(&c);
+    if (ops == NULL)
+        return hive_fail(HIVE_ERROR_UNSUPPORTED, call,
+                         "this build of hive has no CUDA backend (built with HIVE_WITH_CUDA=OFF)");
+
+    hive_table *t = hive_host_calloc(1, sizeof *t);
+    if (t == NULL)
+        return hive_fail(HIVE_ERROR_OUT_OF_MEMORY, call, "no host memory for the table handle");
+    if (pthread_rwlock_init(&t->resize_lock, NULL) != 0) {
+        hive_host_free(t);
+        return hive_fail(HIVE_ERROR_OUT_OF_MEMORY, call, "cannot initialise the table lock");
+    }
+    t->config = c;
+    t->ops = ops;
+    hive_status s = ops->create(t);
+    if (s != HIVE_SUCCESS) {
+        pthread_rwlock_destroy(&t->resize_lock);
+        hive_host_free(t);
+        return s;
+    }
+    t->magic = HIVE_TABLE_MAGIC;
+    hive_debug("created a %s table: %s, %llu slots", ops->name,
+               c.key_width == HIVE_KV32 ? "KV32" : "KV64",
+               (unsigned long long)ops->capacity(t));
+    *table = t;
+    return HIVE_SUCCESS;
+}
+
+static hive_status check_table(const hive_table *t, const char *call)
+{
+    HIVE_CHECK_ARG(t != NULL, call, "table is NULL");
+    HIVE_CHECK_ARG(t->magic == HIVE_TABLE_MAGIC, call,
+                   "table is not a live hive table (destroyed, or not from hive_create)");
+    return HIVE_SUCCESS;
+}
+
+hive_status hive_destroy(hive_table *table)
+{
+    hive_clear_error();
+    HIVE_TRY(check_table(table, "hive_destroy"));
+    table->magic = 0;
+    table->ops->destroy(table);
+    pthread_rwlock_destroy(&table->resize_lock);
+    hive_host_free(table);
+    return HIVE_SUCCESS;
+}
+
+hive_status hive_get_config(const hive_table *table, hive_config *config)
+{
+    hive_clear_error();
+    HIVE_TRY(check_table(table, "hive_get_config"));
+    HIVE_CHECK_ARG(config != NULL, "hive_get_config", "config is NULL");
+    *config = table->config;
+    return HIVE_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- sizing */
+
+static uint64_t slots_for(const hive_table *t, uint64_t keys)
+{
+    double slots = ceil((double)keys / t->config.max_load_factor);
+    return slots > (double)HIVE_MAX_SLOTS ? HIVE_MAX_SLOTS : (uint64_t)slots;
+}
+
+/* Makes room for `incoming` more keys under max_load_factor.  Called with the
+ * resize lock held for reading; returns with it held for reading. */
+static hive_status grow_for(hive_table *t, uint64_t incoming, hive_stream stream)
+{
+    uint64_t want = slots_for(t, atomic_load(&t->size) + incoming);
+    if (want <= t->ops->capacity(t))
+        return HIVE_SUCCESS;
+    pthread_rwlock_unlock(&t->resize_lock);
+    pthread_rwlock_wrlock(&t->resize_lock);
+    hive_status s = HIVE_SUCCESS;
+    want = slots_for(t, atomic_load(&t->size) + incoming); /* others may have grown it */
+    if (want > t->ops->capacity(t)) {
+        s = t->ops->resize(t, want, stream);
+        if (s == HIVE_SUCCESS)
+            atomic_fetch_add(&t->grows, 1);
+    }
+    pthread_rwlock_unlock(&t->resize_lock);
+    pthread_rwlock_rdlock(&t->resize_lock);
+    return s;
+}
+
+/* Shrinks after erases when the load falls under min_load_factor, to a load
+ * half way between the two bounds, never under the initial capacity.  Called
+ * with no lock held. */
+static hive_status shrink_if_sparse(hive_table *t, hive_stream stream)
+{
+    double min_lf = t->config.min_load_factor;
+    if (min_lf <= 0.0)
+        return HIVE_SUCCESS;
+    pthread_rwlock_wrlock(&t->resize_lock);
+    hive_status s = HIVE_SUCCESS;
+    uint64_t cap = t->ops->capacity(t);
+    uint64_t size = atomic_load(&t->size);
+    if ((double)size < min_lf * (double)cap && cap > t->config.initial_capacity) {
+        double target_lf = (min_lf + t->config.max_load_factor) / 2;
+        uint64_t want = (uint64_t)ceil((double)size / target_lf);
+        if (want < t->config.initial_capacity)
+            want = t->config.initial_capacity;
+        if (want < cap) {
+            s = t->ops->resize(t, want, stream);
+            if (s == HIVE_SUCCESS)
+                atomic_fetch_add(&t->shrinks, 1);
+            else if (s == HIVE_ERROR_OUT_OF_MEMORY)
+                s = HIVE_SUCCESS; /* staying large is harmless */
+        }
+    }
+    pthread_rwlock_unlock(&t->resize_lock);
+    return s;
+}
+
+/* ---------------------------------------------------------------- batches */
+
+static hive_status check_array(const hive_table *t, const void *p, int required,
+                               const char *call, const char *what)
+{
+    if (p == NULL) {
+        HIVE_CHECK_ARG(!required, call, "%s is NULL", what);
+        return HIVE_SUCCESS;
+    }
+    return t->ops->check_pointer(t, p, call, what);
+}
+
+static hive_status outcome_status(const hive_batch_outcome *o, const char *call)
+{
+    if (o->bad_ops)
+        return hive_fail(HIVE_ERROR_INVALID_ARGUMENT, call,
+                         "%llu elements had an op code outside hive_op and were skipped",
+                         (unsigned long long)o->bad_ops);
+    if (o->full)
+        return hive_fail(HIVE_ERROR_TABLE_FULL, call,
+                         "%llu keys found no room (max_evictions and the stash exhausted)",
+                         (unsigned long long)o->full);
+    if (o->reserved)
+        return hive_fail(HIVE_ERROR_RESERVED_KEY, call,
+                         "%llu keys were reserved sentinels (>= HIVE_KV*_RESERVED_MIN) and skipped",
+                         (unsigned long long)o->reserved);
+    return HIVE_SUCCESS;
+}
+
+/* Runs one checked batch: grows first if it may insert, shrinks after if it
+ * may erase, and turns the outcome into a status. */
+static hive_status run_batch(hive_table *t, const hive_batch *b, int may_insert, int may_erase,
+                             hive_stream stream, const char *call)
+{
+    hive_batch_outcome out = {0, 0, 0, 0, 0};
+    pthread_rwlock_rdlock(&t->resize_lock);
+    hive_status s = HIVE_SUCCESS;
+    if (may_insert) {
+        uint64_t incoming = b->n;
+        uint64_t limit = (uint64_t)(t->config.max_load_factor * (double)t->ops->capacity(t));
+        if (b->ops != NULL && atomic_load(&t->size) + incoming > limit)
+            s = t->ops->count_inserts(t, b, &incoming, stream);
+        if (s == HIVE_SUCCESS)
+            s = grow_for(t, incoming, stream);
+    }
+    if (s == HIVE_SUCCESS)
+        s = t->ops->run(t, b, &out, stream);
+    if (s == HIVE_SUCCESS) {
+        atomic_fetch_add(&t->size, out.inserted);
+        atomic_fetch_sub(&t->size, out.erased);
+    }
+    pthread_rwlock_unlock(&t->resize_lock);
+    if (s != HIVE_SUCCESS)
+        return s;
+    if (may_erase && out.erased > 0)
+        HIVE_TRY(shrink_if_sparse(t, stream));
+    return outcome_status(&out, call);
+}
+
+static hive_status check_batch_head(const hive_table *t, uint64_t n, const char *call)
+{
+    HIVE_TRY(check_table(t, call));
+    HIVE_CHECK_ARG(n <= HIVE_MAX_BATCH, call, "n = %llu is beyond what a table can address",
+                   (unsigned long long)n);
+    return HIVE_SUCCESS;
+}
+
+hive_status hive_insert(hive_table *table, uint64_t n, const void *keys, const void *values,
+                        hive_combine combine, uint8_t *results, hive_stream stream)
+{
+    static const char call[] = "hive_insert";
+    hive_clear_error();
+    HIVE_TRY(check_batch_head(table, n, call));
+    HIVE_CHECK_ARG((unsigned)combine <= HIVE_COMBINE_MAX, call,
+                   "combine %d is not a hive_combine", (int)combine);
+    if (n == 0)
+        return HIVE_SUCCESS;
+    HIVE_TRY(check_array(table, keys, 1, call, "keys"));
+    HIVE_TRY(check_array(table, values, 1, call, "values"));
+    HIVE_TRY(check_array(table, results, 0, call, "results"));
+    hive_batch b = {n, HIVE_OP_UPSERT, NULL, combine, keys, values, NULL, NULL, results};
+    return run_batch(table, &b, 1, 0, stream, call);
+}
+
+hive_status hive_find(hive_table *table, uint64_t n, const void *keys, void *values,
+                      uint8_t *found, hive_stream stream)
+{
+    static const char call[] = "hive_find";
+    hive_clear_error();
+    HIVE_TRY(check_batch_head(table, n, call));
+    if (n == 0)
+        return HIVE_SUCCESS;
+    HIVE_TRY(check_array(table, keys, 1, call, "keys"));
+    HIVE_TRY(check_array(table, values, 0, call, "values"));
+    HIVE_TRY(check_array(table, found, 0, call, "found"));
+    HIVE_CHECK_ARG(values != NULL || found != NULL, call, "values and found are both NULL");
+    hive_batch b = {n, HIVE_OP_FIND, NULL, HIVE_COMBINE_KEEP, keys, NULL, values, found, NULL};
+    return run_batch(table, &b, 0, 0, stream, call);
+}
+
+hive_status hive_contains(hive_table *table, uint64_t n, const void *keys, uint8_t *found,
+                          hive_stream stream)
+{
+    static const char call[] = "hive_contains";
+    hive_clear_error();
+    HIVE_TRY(check_batch_head(table, n, call));
+    if (n == 0)
+        return HIVE_SUCCESS;
+    HIVE_TRY(check_array(table, keys, 1, call, "keys"));
+    HIVE_TRY(check_array(table, found, 1, call, "found"));
+    hive_batch b = {n, HIVE_OP_FIND, NULL, HIVE_COMBINE_KEEP, keys, NULL, NULL, found, NULL};
+    return run_batch(table, &b, 0, 0, stream, call);
+}
+
+hive_status hive_erase(hive_table *table, uint64_t n, const void *keys, uint8_t *results,
+                       hive_stream stream)
+{
+    static const char call[] = "hive_erase";
+    hive_clear_error();
+    HIVE_TRY(check_batch_head(table, n, call));
+    if (n == 0)
+        return HIVE_SUCCESS;
+    HIVE_TRY(check_array(table, keys, 1, call, "keys"));
+    HIVE_TRY(check_array(table, results, 0, call, "results"));
+    hive_batch b = {n, HIVE_OP_ERASE, NULL, HIVE_COMBINE_KEEP, keys, NULL, NULL, NULL, results};
+    return run_batch(table, &b, 0, 1, stream, call);
+}
+
+hive_status hive_apply(hive_table *table, uint64_t n, const uint8_t *ops, const void *keys,
+                       void *values, hive_combine combine, uint8_t *results, hive_stream stream)
+{
+    static const char call[] = "hive_apply";
+    hive_clear_error();
+    HIVE_TRY(check_batch_head(table, n, call));
+    HIVE_CHECK_ARG((unsigned)combine <= HIVE_COMBINE_MAX, call,
+                   "combine %d is not a hive_combine", (int)combine);
+    if (n == 0)
+        return HIVE_SUCCESS;
+    HIVE_TRY(check_array(table, ops, 1, call, "ops"));
+    HIVE_TRY(check_array(table, keys, 1, call, "keys"));
+    HIVE_TRY(check_array(table, values, 1, call, "values"));
+    HIVE_TRY(check_array(table, results, 0, call, "results"));
+    hive_batch b = {n, HIVE_OP_FIND, ops, combine, keys, values, values, NULL, results};
+    return run_batch(table, &b, 1, 1, stream, call);
+}
+
+/* ---------------------------------------------------------------- whole table */
+
+hive_status hive_size(hive_table *table, uint64_t *size)
+{
+    hive_clear_error();
+    HIVE_TRY(check_table(table, "hive_size"));
+    HIVE_CHECK_ARG(size != NULL, "hive_size", "size is NULL");
+    *size = atomic_load(&table->size);
+    return HIVE_SUCCESS;
+}
+
+hive_status hive_clear(hive_table *table, hive_stream stream)
+{
+    hive_clear_error();
+    HIVE_TRY(check_table(table, "hive_clear"));
+    pthread_rwlock_wrlock(&table->resize_lock);
+    hive_status s = table->ops->clear(table, stream);
+    if (s == HIVE_SUCCESS)
+        atomic_store(&table->size, 0);
+    pthread_rwlock_unlock(&table->resize_lock);
+    return s;
+}
+
+hive_status hive_reserve(hive_table *table, uint64_t capacity, hive_stream stream)
+{
+    static const char call[] = "hive_reserve";
+    hive_clear_error();
+    HIVE_TRY(check_table(table, call));
+    HIVE_CHECK_ARG(capacity <= HIVE_MAX_SLOTS, call, "capacity %llu is beyond 2^37 slots",
+                   (unsigned long long)capacity);
+    pthread_rwlock_wrlock(&table->resize_lock);
+    hive_status s = HIVE_SUCCESS;
+    uint64_t want = slots_for(table, capacity);
+    if (want > table->ops->capacity(table)) {
+        s = table->ops->resize(table, want, stream);
+        if (s == HIVE_SUCCESS)
+            atomic_fetch_add(&table->grows, 1);
+    }
+    pthread_rwlock_unlock(&table->resize_lock);
+    return s;
+}
+
+hive_status hive_export(hive_table *table, uint64_t capacity, void *keys, void *values,
+                        uint64_t *count, hive_stream stream)
+{
+    static const char call[] = "hive_export";
+    hive_clear_error();
+    HIVE_TRY(check_table(table, call));
+    HIVE_CHECK_ARG(count != NULL, call, "count is NULL");
+    pthread_rwlock_wrlock(&table->resize_lock);
+    uint64_t size = atomic_load(&table->size);
+    hive_status s = HIVE_SUCCESS;
+    *count = size;
+    if (capacity < size)
+        s = hive_fail(HIVE_ERROR_INVALID_ARGUMENT, call,
+                      "capacity %llu is smaller than the size %llu",
+                      (unsigned long long)capacity, (unsigned long long)size);
+    else if (size > 0 && (keys == NULL || values == NULL))
+        s = hive_fail(HIVE_ERROR_INVALID_ARGUMENT, call, "keys or values is NULL");
+    else if (size > 0 && (s = check_array(table, keys, 1, call, "keys")) == HIVE_SUCCESS &&
+             (s = check_array(table, values, 1, call, "values")) == HIVE_SUCCESS)
+        s = table->ops->export_pairs(table, capacity, keys, values, count, stream);
+    pthread_rwlock_unlock(&table->resize_lock);
+    return s;
+}
+
+hive_status hive_stats_get(hive_table *table, hive_stats *stats)
+{
+    hive_clear_error();
+    HIVE_TRY(check_table(table, "hive_stats_get"));
+    HIVE_CHECK_ARG(stats != NULL, "hive_stats_get", "stats is NULL");
+    pthread_rwlock_rdlock(&table->resize_lock);
+    memset(stats, 0, sizeof *stats);
+    hive_status s = table->ops->stats(table, stats);
+    pthread_rwlock_unlock(&table->resize_lock);
+    stats->size = atomic_load(&table->size);
+    stats->load_factor = stats->capacity ? (double)stats->size / (double)stats->capacity : 0.0;
+    stats->grows = atomic_load(&table->grows);
+    stats->shrinks = atomic_load(&table->shrinks);
+    return s;
+}

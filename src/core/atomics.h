@@ -1,0 +1,142 @@
+/* atomics.h — the few memory operations the bucket protocol needs, spelled
+ * once for the CPU (GCC/Clang __atomic builtins, which ThreadSanitizer
+ * understands) and once for CUDA device code.  protocol.h uses only these.
+ *
+ * Memory orders: slot loads are acquire and slot CASes acq_rel, so that a
+ * reader that sees the last step of a cuckoo move (the newcomer in the frozen
+ * slot) also sees its first step (the moved key in its second bucket); see
+ * docs/design.md.  On x86 these cost nothing; on the GPU, loads are
+ * ld.relaxed.gpu and the one place that needs ordering (between scanning the
+ * first and the second bucket) issues an explicit fence. */
+#ifndef HIVE_CORE_ATOMICS_H
+#define HIVE_CORE_ATOMICS_H
+
+#include <stdint.h>
+
+#if defined(__CUDA_ARCH__)
+/* ------------------------------------------------------------ CUDA device */
+#define HIVE_PROTO static __device__ __forceinline__
+
+HIVE_PROTO uint64_t hive_load64(const uint64_t *p)
+{
+    uint64_t v;
+    asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    return v;
+}
+
+/* Loads 2 adjacent slots with one 16-byte access (each 8-byte half is a
+ * single-copy-atomic relaxed load). */
+HIVE_PROTO void hive_load64x2(const uint64_t *p, uint64_t *a, uint64_t *b)
+{
+    asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];"
+                 : "=l"(*a), "=l"(*b)
+                 : "l"(p)
+                 : "memory");
+}
+
+HIVE_PROTO uint64_t hive_cas64(uint64_t *p, uint64_t expected, uint64_t desired)
+{
+    return (uint64_t)atomicCAS((unsigned long long *)p, (unsigned long long)expected,
+                               (unsigned long long)desired);
+}
+
+HIVE_PROTO void hive_fence(void) { __threadfence(); }
+
+HIVE_PROTO uint64_t hive_add_u64(uint64_t *p, uint64_t d)
+{
+    return (uint64_t)atomicAdd((unsigned long long *)p, (unsigned long long)d);
+}
+
+HIVE_PROTO uint64_t hive_read_u64(const uint64_t *p) { return hive_load64(p); }
+
+HIVE_PROTO int hive_lock_try(uint32_t *word, uint32_t bit)
+{
+    if (atomicOr(word, bit) & bit)
+        return 0;
+    __threadfence(); /* acquire: the holder's reads come after the lock */
+    return 1;
+}
+
+/* Orders a thread's earlier slot loads before its later ones (the first
+ * bucket before the second): relaxed loads need the fence on the GPU. */
+HIVE_PROTO void hive_order_reads(void) { __threadfence(); }
+
+HIVE_PROTO void hive_lock_release(uint32_t *word, uint32_t bit)
+{
+    __threadfence();
+    atomicAnd(word, ~bit);
+}
+
+HIVE_PROTO void hive_backoff(unsigned round) { __nanosleep(32u << (round < 6 ? round : 6)); }
+
+#else
+/* ------------------------------------------------------------ host C11 */
+#define HIVE_PROTO static inline
+
+HIVE_PROTO uint64_t hive_load64(const uint64_t *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+
+HIVE_PROTO void hive_load64x2(const uint64_t *p, uint64_t *a, uint64_t *b)
+{
+    *a = __atomic_load_n(p, __ATOMIC_ACQUIRE);
+    *b = __atomic_load_n(p + 1, __ATOMIC_ACQUIRE);
+}
+
+HIVE_PROTO uint64_t hive_cas64(uint64_t *p, uint64_t expected, uint64_t desired)
+{
+    __atomic_compare_exchange_n(p, &expected, desired, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+    return expected; /* the value found: == the old expected on success */
+}
+
+HIVE_PROTO void hive_fence(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+
+/* KV64 slots: 16-byte atomics (cmpxchg16b through libatomic on x86-64). */
+#define HIVE_HAVE_SLOT128 1
+typedef unsigned __int128 hive_u128;
+
+HIVE_PROTO hive_u128 hive_load128(const hive_u128 *p)
+{
+    hive_u128 v;
+    __atomic_load((hive_u128 *)p, &v, __ATOMIC_ACQUIRE);
+    return v;
+}
+
+HIVE_PROTO hive_u128 hive_cas128(hive_u128 *p, hive_u128 expected, hive_u128 desired)
+{
+    __atomic_compare_exchange(p, &expected, &desired, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+    return expected;
+}
+
+HIVE_PROTO uint64_t hive_add_u64(uint64_t *p, uint64_t d)
+{
+    return __atomic_fetch_add(p, d, __ATOMIC_ACQ_REL);
+}
+
+HIVE_PROTO uint64_t hive_read_u64(const uint64_t *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+
+HIVE_PROTO int hive_lock_try(uint32_t *word, uint32_t bit)
+{
+    return (__atomic_fetch_or(word, bit, __ATOMIC_ACQUIRE) & bit) == 0;
+}
+
+HIVE_PROTO void hive_lock_release(uint32_t *word, uint32_t bit)
+{
+    __atomic_fetch_and(word, ~bit, __ATOMIC_RELEASE);
+}
+
+/* Slot loads are already acquire on the host. */
+HIVE_PROTO void hive_order_reads(void) {}
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+HIVE_PROTO void hive_backoff(unsigned round)
+{
+    for (unsigned i = 0; i < (1u << (round < 8 ? round : 8)); i++)
+        _mm_pause();
+}
+#else
+HIVE_PROTO void hive_backoff(unsigned round) { (void)round; }
+#endif
+
+#endif
+
+#endif

@@ -1,0 +1,139 @@
+/* protocol.h — the Hive bucket protocol, written once.
+ *
+ * Every operation on one key, as a function of one thread: the CPU backend
+ * calls these from its worker threads, the CUDA backend from one GPU thread
+ * per key.  Both widths come from one body (protocol_body.h) included twice
+ * with the slot type and its accessors #defined.  docs/design.md explains the
+ * rules below and why they keep the table free of duplicates and lost keys.
+ *
+ *   table  = buckets of S slots (S = 4..32, a power of two), plus a stash of
+ *            stash_buckets buckets of S slots, plus one lock bit per bucket.
+ *
+ *   bucket b:  [ k v | k v | TOMB | k v | EMPTY | EMPTY ]   (S slots)
+ *                ^^^^^^^^^^^^^^^^^^^^^^^^  ^^^^^^^^^^^^^
+ *                used (live, erased, frozen)  never used: always a suffix
+ *
+ * Rules (each one is a reason in design.md):
+ *  R1  A key has two buckets, b1 = bucket_of(hash1) and b2 = bucket_of(hash2).
+ *  R2  Lock-free, a new key may only take the first EMPTY slot of its b1
+ *      (one CAS EMPTY -> pair).  EMPTY never comes back while operations run.
+ *  R3  Any other placement of a new key k (a TOMB of b1, b2, cuckoo, stash)
+ *      happens only while holding the lock of b1(k), after re-checking that k
+ *      is absent.  Together with R2 this makes duplicates impossible.
+ *  R4  Hence: if b1(k) has an EMPTY slot, k is neither in b2(k) nor in the
+ *      stash.  Finds of absent keys mostly stop after one bucket.
+ *  R5  Cuckoo eviction moves a key only from its b1 to its b2, copy first:
+ *      freeze the slot (key -> MOVING), CAS the pair into b2, then overwrite
+ *      the frozen slot.  Readers scan b1 before b2, so they see the key in
+ *      one place or the other; one that meets MOVING without finding its key
+ *      retries.  A frozen pair cannot be updated or erased meanwhile.
+ *  R6  Updates and erases are one CAS on the slot that holds the key.
+ */
+#ifndef HIVE_CORE_PROTOCOL_H
+#define HIVE_CORE_PROTOCOL_H
+
+#include <stdint.h>
+
+#include "../hash/bithash.h"
+#include "atomics.h"
+#include "combine.h"
+#include "index.h"
+#include "slot.h"
+
+/* Per-key outcome codes: the values of enum hive_result (hive.h), repeated
+ * here because device code does not include the public header. */
+#define HIVE_R_INSERTED 1
+#define HIVE_R_UPDATED 2
+#define HIVE_R_EXISTED 3
+#define HIVE_R_FOUND 4
+#define HIVE_R_NOT_FOUND 5
+#define HIVE_R_ERASED 6
+#define HIVE_R_REJECTED_RESERVED 7
+#define HIVE_R_REJECTED_FULL 8
+
+/* Insert steps (hive_stats.insert_steps). */
+#define HIVE_STEP_REPLACE 0
+#define HIVE_STEP_CLAIM 1
+#define HIVE_STEP_EVICT 2
+#define HIVE_STEP_STASH 3
+
+/* Longest cuckoo chain a thread records (config.max_evictions is clamped). */
+#define HIVE_MAX_CHAIN 32
+/* Stash buckets a key may probe, starting at its stash home bucket. */
+#define HIVE_STASH_PROBE 8
+
+/* Where a table's memory is, as the protocol sees it.  `slots` and `stash`
+ * point to 64-bit words; a KV64 slot is two of them (key, value). */
+typedef struct hive_view {
+    uint64_t *slots;         /* buckets * S slots */
+    uint32_t *locks;         /* one bit per bucket */
+    uint64_t *stash;         /* stash_buckets * S slots, or NULL */
+    uint64_t *stash_live;    /* live keys in the stash (one counter) */
+    hive_index ix;           /* bucket index rule (linear hashing) */
+    uint64_t stash_buckets;  /* 0: no stash */
+    uint32_t max_evictions;  /* <= HIVE_MAX_CHAIN */
+} hive_view;
+
+/* Where a key's stash probe starts: a third hash made of the first two. */
+HIVE_PROTO uint64_t hive_stash_home(uint32_t h1, uint32_t h2, uint64_t stash_buckets)
+{
+    uint64_t h = ((uint64_t)h2 << 32 | h1) * 0x9E3779B97F4A7C15ull;
+    return (h >> 32) % stash_buckets;
+}
+
+HIVE_PROTO void hive_lock_bucket(const hive_view *v, uint64_t b)
+{
+    uint32_t *word = v->locks + (b >> 5);
+    uint32_t bit = 1u << (b & 31);
+    for (unsigned round = 0; !hive_lock_try(word, bit); round++)
+        hive_backoff(round);
+}
+
+HIVE_PROTO void hive_unlock_bucket(const hive_view *v, uint64_t b)
+{
+    hive_lock_release(v->locks + (b >> 5), 1u << (b & 31));
+}
+
+/* ---------------------------------------------------------------- KV32 */
+#define P_SUFFIX(name) name##_kv32
+#define P_KEY uint32_t
+#define P_VAL uint32_t
+#define P_SLOT uint64_t
+#define P_WORDS 1
+#define P_LOAD(p) hive_load64(p)
+#define P_CAS(p, e, d) hive_cas64((p), (e), (d))
+#define P_KEY_OF(s) ((uint32_t)(s))
+#define P_VAL_OF(s) ((uint32_t)((s) >> 32))
+#define P_MAKE(k, v) hive_pack32((k), (v))
+#define P_EMPTY HIVE_K32_EMPTY
+#define P_TOMB HIVE_K32_TOMB
+#define P_MOVING HIVE_K32_MOVING
+#define P_RESERVED(k) hive_k32_reserved(k)
+#define P_HASH1(k) hive_bithash1(k)
+#define P_HASH2(k) hive_bithash2(k)
+#define P_COMBINE(m, a, b) hive_combine32((m), (a), (b))
+#include "protocol_body.h"
+
+/* ---------------------------------------------------------------- KV64 */
+#ifdef HIVE_HAVE_SLOT128
+#define P_SUFFIX(name) name##_kv64
+#define P_KEY uint64_t
+#define P_VAL uint64_t
+#define P_SLOT hive_u128
+#define P_WORDS 2
+#define P_LOAD(p) hive_load128(p)
+#define P_CAS(p, e, d) hive_cas128((p), (e), (d))
+#define P_KEY_OF(s) ((uint64_t)(s))
+#define P_VAL_OF(s) ((uint64_t)((s) >> 64))
+#define P_MAKE(k, v) (((hive_u128)(v) << 64) | (hive_u128)(k))
+#define P_EMPTY HIVE_K64_EMPTY
+#define P_TOMB HIVE_K64_TOMB
+#define P_MOVING HIVE_K64_MOVING
+#define P_RESERVED(k) hive_k64_reserved(k)
+#define P_HASH1(k) hive_hash1_k64(k)
+#define P_HASH2(k) hive_hash2_k64(k)
+#define P_COMBINE(m, a, b) hive_combine64((m), (a), (b))
+#include "protocol_body.h"
+#endif
+
+#endif

@@ -1,0 +1,503 @@
+/* protocol_body.h — the per-key operations of protocol.h for one key width.
+ * Included by protocol.h only, with P_* defined; it #undefs them at the end.
+ * No include guard on purpose: one inclusion per width. */
+
+/* What one pass over a bucket saw. */
+typedef struct P_SUFFIX(hive_scan) {
+    int match;      /* slot holding the key, or -1 */
+    int empty;      /* first EMPTY slot, or -1 */
+    int tomb;       /* first TOMB slot, or -1 */
+    int moving;     /* a slot is frozen by a cuckoo move */
+    P_SLOT word;    /* the matching slot's word, else the first EMPTY's, else the first TOMB's */
+    P_SLOT tomb_word;
+} P_SUFFIX(hive_scan);
+
+HIVE_PROTO P_SLOT *P_SUFFIX(hive_bucket)(P_SLOT *base, uint64_t b, uint32_t S)
+{
+    return base + b * S;
+}
+
+/* Loads the bucket's S slots (each slot atomically) and classifies them.
+ * Unrolled when S is a compile-time constant at the call site. */
+HIVE_PROTO P_SUFFIX(hive_scan) P_SUFFIX(hive_scan_bucket)(const P_SLOT *bucket, uint32_t S, P_KEY k)
+{
+    P_SUFFIX(hive_scan) s;
+    s.match = -1;
+    s.empty = -1;
+    s.tomb = -1;
+    s.moving = 0;
+    s.word = 0;
+    s.tomb_word = 0;
+#if defined(__CUDA_ARCH__) && P_WORDS == 1
+#pragma unroll
+    for (uint32_t i = 0; i < S; i += 2) {
+        P_SLOT w[2];
+        hive_load64x2(bucket + i, &w[0], &w[1]);
+#pragma unroll
+        for (uint32_t j = 0; j < 2; j++) {
+#else
+    for (uint32_t i = 0; i < S; i++) {
+        P_SLOT w[1];
+        w[0] = P_LOAD(bucket + i);
+        for (uint32_t j = 0; j < 1; j++) {
+#endif
+            P_KEY key = P_KEY_OF(w[j]);
+            int idx = (int)(i + j);
+            if (key == k) {
+                if (s.match < 0) {
+                    s.match = idx;
+                    s.word = w[j];
+                }
+            } else if (key == P_EMPTY) {
+                if (s.empty < 0)
+                    s.empty = idx;
+            } else if (key == P_TOMB) {
+                if (s.tomb < 0) {
+                    s.tomb = idx;
+                    s.tomb_word = w[j];
+                }
+            } else if (key == P_MOVING) {
+                s.moving = 1;
+            }
+        }
+    }
+    if (s.match < 0 && s.empty >= 0)
+        s.word = P_MAKE(P_EMPTY, (P_VAL)~(P_VAL)0);
+    return s;
+}
+
+/* Applies an upsert to a slot that held k as `seen`.  Returns the result code,
+ * or 0 when the slot no longer holds k (erased or frozen): the caller retries. */
+HIVE_PROTO int P_SUFFIX(hive_update_slot)(P_SLOT *slot, P_SLOT seen, P_KEY k, P_VAL val, int mode)
+{
+    if (mode == HIVE_CMB_KEEP)
+        return HIVE_R_EXISTED;
+    P_SLOT cur = seen;
+    for (;;) {
+        P_VAL next = P_COMBINE(mode, P_VAL_OF(cur), val);
+        if (next == P_VAL_OF(cur))
+            return HIVE_R_UPDATED; /* nothing to write: linearizes at the load */
+        P_SLOT old = P_CAS(slot, cur, P_MAKE(k, next));
+        if (old == cur)
+            return HIVE_R_UPDATED;
+        if (P_KEY_OF(old) != k)
+            return 0;
+        cur = old; /* a concurrent update of the same key: combine again */
+    }
+}
+
+/* Scans the stash probe of a key: the first match (slot pointer, word), and
+ * the first free slot (EMPTY or TOMB) up to the first bucket with an EMPTY
+ * slot, where every probe stops. */
+typedef struct P_SUFFIX(hive_stash_scan) {
+    P_SLOT *match;
+    P_SLOT match_word;
+    P_SLOT *free_slot;
+    P_SLOT free_word;
+} P_SUFFIX(hive_stash_scan);
+
+HIVE_PROTO P_SUFFIX(hive_stash_scan) P_SUFFIX(hive_scan_stash)(const hive_view *v, uint32_t S,
+                                                               P_KEY k, uint32_t h1, uint32_t h2)
+{
+    P_SUFFIX(hive_stash_scan) r;
+    r.match = 0;
+    r.match_word = 0;
+    r.free_slot = 0;
+    r.free_word = 0;
+    if (v->stash_buckets == 0)
+        return r;
+    uint64_t home = hive_stash_home(h1, h2, v->stash_buckets);
+    uint32_t probes = v->stash_buckets < HIVE_STASH_PROBE ? (uint32_t)v->stash_buckets : HIVE_STASH_PROBE;
+    for (uint32_t p = 0; p < probes; p++) {
+        uint64_t sb = (home + p) % v->stash_buckets;
+        P_SLOT *bucket = P_SUFFIX(hive_bucket)((P_SLOT *)v->stash, sb, S);
+        P_SUFFIX(hive_scan) s = P_SUFFIX(hive_scan_bucket)(bucket, S, k);
+        if (s.match >= 0) {
+            r.match = bucket + s.match;
+            r.match_word = s.word;
+            return r;
+        }
+        if (r.free_slot == 0 && s.tomb >= 0) {
+            r.free_slot = bucket + s.tomb;
+            r.free_word = s.tomb_word;
+        }
+        if (s.empty >= 0) {
+            if (r.free_slot == 0) {
+                r.free_slot = bucket + s.empty;
+                r.free_word = s.word;
+            }
+            return r;
+        }
+    }
+    return r;
+}
+
+HIVE_PROTO int P_SUFFIX(hive_stash_in_use)(const hive_view *v)
+{
+    return v->stash_buckets != 0 && hive_read_u64(v->stash_live) != 0;
+}
+
+/* ---------------------------------------------------------------- find */
+
+/* Returns HIVE_R_FOUND (value in *out) or HIVE_R_NOT_FOUND. */
+HIVE_PROTO int P_SUFFIX(hive_find)(const hive_view *v, uint32_t S, P_KEY k, P_VAL *out)
+{
+    uint32_t h1 = P_HASH1(k), h2 = P_HASH2(k);
+    for (unsigned round = 0;; round++) {
+        uint64_t b1 = hive_bucket_of(v->ix, h1);
+        P_SUFFIX(hive_scan) s1 = P_SUFFIX(hive_scan_bucket)(P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b1, S), S, k);
+        if (s1.match >= 0) {
+            *out = P_VAL_OF(s1.word);
+            return HIVE_R_FOUND;
+        }
+        if (s1.empty >= 0)
+            return HIVE_R_NOT_FOUND; /* R4 */
+        hive_order_reads();
+        int moving = s1.moving;
+        int second_has_empty = 0;
+        uint64_t b2 = hive_bucket_of(v->ix, h2);
+        if (b2 != b1) {
+            P_SUFFIX(hive_scan) s2 = P_SUFFIX(hive_scan_bucket)(P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b2, S), S, k);
+            if (s2.match >= 0) {
+                *out = P_VAL_OF(s2.word);
+                return HIVE_R_FOUND;
+            }
+            moving |= s2.moving;
+            second_has_empty = s2.empty >= 0;
+        }
+        if (!second_has_empty && P_SUFFIX(hive_stash_in_use)(v)) {
+            P_SUFFIX(hive_stash_scan) st = P_SUFFIX(hive_scan_stash)(v, S, k, h1, h2);
+            if (st.match) {
+                *out = P_VAL_OF(st.match_word);
+                return HIVE_R_FOUND;
+            }
+        }
+        if (!moving)
+            return HIVE_R_NOT_FOUND;
+        hive_backoff(round); /* the key may be in flight between its buckets */
+    }
+}
+
+/* ---------------------------------------------------------------- erase */
+
+/* Returns HIVE_R_ERASED or HIVE_R_NOT_FOUND. */
+HIVE_PROTO int P_SUFFIX(hive_erase)(const hive_view *v, uint32_t S, P_KEY k)
+{
+    const P_SLOT tomb = P_MAKE(P_TOMB, 0);
+    uint32_t h1 = P_HASH1(k), h2 = P_HASH2(k);
+    for (unsigned round = 0;; round++) {
+        uint64_t b1 = hive_bucket_of(v->ix, h1);
+        P_SLOT *bucket1 = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b1, S);
+        P_SUFFIX(hive_scan) s1 = P_SUFFIX(hive_scan_bucket)(bucket1, S, k);
+        if (s1.match >= 0) {
+            if (P_CAS(bucket1 + s1.match, s1.word, tomb) == s1.word)
+                return HIVE_R_ERASED;
+            continue;
+        }
+        if (s1.empty >= 0)
+            return HIVE_R_NOT_FOUND;
+        hive_order_reads();
+        int moving = s1.moving;
+        int second_has_empty = 0;
+        uint64_t b2 = hive_bucket_of(v->ix, h2);
+        if (b2 != b1) {
+            P_SLOT *bucket2 = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b2, S);
+            P_SUFFIX(hive_scan) s2 = P_SUFFIX(hive_scan_bucket)(bucket2, S, k);
+            if (s2.match >= 0) {
+                if (P_CAS(bucket2 + s2.match, s2.word, tomb) == s2.word)
+                    return HIVE_R_ERASED;
+                continue;
+            }
+            moving |= s2.moving;
+            second_has_empty = s2.empty >= 0;
+        }
+        if (!second_has_empty && P_SUFFIX(hive_stash_in_use)(v)) {
+            P_SUFFIX(hive_stash_scan) st = P_SUFFIX(hive_scan_stash)(v, S, k, h1, h2);
+            if (st.match) {
+                if (P_CAS(st.match, st.match_word, tomb) == st.match_word) {
+                    hive_add_u64(v->stash_live, (uint64_t)-1);
+                    return HIVE_R_ERASED;
+                }
+                continue;
+            }
+        }
+        if (!moving)
+            return HIVE_R_NOT_FOUND;
+        hive_backoff(round);
+    }
+}
+
+/* ---------------------------------------------------------------- cuckoo eviction */
+
+/* One link of a displacement chain: the slot a victim is taken from. */
+typedef struct P_SUFFIX(hive_link) {
+    P_SLOT *slot;
+    P_SLOT word; /* the victim pair as seen */
+} P_SUFFIX(hive_link);
+
+/* Is `word` a pair that may be moved out of bucket b (R5: it lives in its
+ * first bucket, and its second bucket is another one)?  Sets *dest to that
+ * second bucket. */
+HIVE_PROTO int P_SUFFIX(hive_movable)(const hive_view *v, P_SLOT word, uint64_t b, uint64_t *dest)
+{
+    P_KEY m = P_KEY_OF(word);
+    if (P_RESERVED(m))
+        return 0;
+    if (hive_bucket_of(v->ix, P_HASH1(m)) != b)
+        return 0;
+    *dest = hive_bucket_of(v->ix, P_HASH2(m));
+    return *dest != b;
+}
+
+/* Carries out a chain found by hive_evict: moves the last victim into the free
+ * slot, each earlier victim into the slot its successor left, and k into the
+ * first victim's slot.  Each move freezes the source, copies, then overwrites
+ * the source (R5).  Returns 1, or 0 if a slot changed meanwhile (the chain is
+ * abandoned: a slot already vacated becomes a TOMB, nothing is lost). */
+HIVE_PROTO int P_SUFFIX(hive_apply_chain)(P_SUFFIX(hive_link) * chain, int depth, P_SLOT *free_slot,
+                                          P_SLOT free_word, P_SLOT newcomer)
+{
+    const P_SLOT tomb = P_MAKE(P_TOMB, 0);
+    P_SLOT frozen_last = P_MAKE(P_MOVING, P_VAL_OF(chain[depth - 1].word));
+    if (P_CAS(chain[depth - 1].slot, chain[depth - 1].word, frozen_last) != chain[depth - 1].word)
+        return 0;
+    if (P_CAS(free_slot, free_word, chain[depth - 1].word) != free_word) {
+        P_CAS(chain[depth - 1].slot, frozen_last, chain[depth - 1].word); /* thaw */
+        return 0;
+    }
+    hive_fence(); /* the copy is visible before its source is reused */
+    P_SLOT frozen_next = frozen_last;
+    for (int i = depth - 2; i >= 0; i--) {
+        P_SLOT frozen = P_MAKE(P_MOVING, P_VAL_OF(chain[i].word));
+        if (P_CAS(chain[i].slot, chain[i].word, frozen) != chain[i].word) {
+            P_CAS(chain[i + 1].slot, frozen_next, tomb);
+            return 0;
+        }
+        P_CAS(chain[i + 1].slot, frozen_next, chain[i].word);
+        hive_fence();
+        frozen_next = frozen;
+    }
+    P_CAS(chain[0].slot, frozen_next, newcomer);
+    return 1;
+}
+
+/* Looks for a displacement chain of at most max_evictions moves that frees a
+ * slot for k in b1 or b2, and carries it out.  Called holding b1's lock.
+ * Returns the number of keys moved, or 0 if no chain was found. */
+HIVE_PROTO int P_SUFFIX(hive_evict)(const hive_view *v, uint32_t S, P_KEY k, P_VAL val,
+                                    uint32_t h1, uint64_t b1, uint64_t b2)
+{
+    P_SUFFIX(hive_link) chain[HIVE_MAX_CHAIN];
+    uint32_t max_depth = v->max_evictions < HIVE_MAX_CHAIN ? v->max_evictions : HIVE_MAX_CHAIN;
+    for (uint32_t attempt = 0; attempt < 4; attempt++) {
+        uint64_t b = (attempt & 1) ? b2 : b1;
+        int depth = 0;
+        while ((uint32_t)depth < max_depth) {
+            P_SLOT *bucket = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b, S);
+            int walk = -1;
+            uint64_t walk_dest = 0;
+            uint32_t start = (h1 + 7u * (uint32_t)depth + attempt) % S;
+            for (uint32_t j = 0; j < S; j++) {
+                uint32_t i = (start + j) % S;
+                P_SLOT w = P_LOAD(bucket + i);
+                uint64_t dest;
+                if (!P_SUFFIX(hive_movable)(v, w, b, &dest))
+                    continue;
+                P_SLOT *dest_bucket = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, dest, S);
+                P_SUFFIX(hive_scan) ds = P_SUFFIX(hive_scan_bucket)(dest_bucket, S, P_KEY_OF(w));
+                chain[depth].slot = bucket + i;
+                chain[depth].word = w;
+                if (ds.match < 0 && (ds.empty >= 0 || ds.tomb >= 0)) {
+                    P_SLOT *free_slot = dest_bucket + (ds.empty >= 0 ? ds.empty : ds.tomb);
+                    P_SLOT free_word = ds.empty >= 0 ? ds.word : ds.tomb_word;
+                    if (P_SUFFIX(hive_apply_chain)(chain, depth + 1, free_slot, free_word, P_MAKE(k, val)))
+                        return depth + 1;
+                    depth = (int)max_depth; /* raced: start a fresh attempt */
+                    break;
+                }
+                if (walk < 0) {
+                    walk = (int)i;
+                    walk_dest = dest;
+                }
+            }
+            if ((uint32_t)depth >= max_depth || walk < 0)
+                break;
+            chain[depth].slot = bucket + walk;
+            chain[depth].word = P_LOAD(bucket + walk);
+            if (P_KEY_OF(chain[depth].word) == P_MOVING || P_RESERVED(P_KEY_OF(chain[depth].word)))
+                break;
+            depth++;
+            b = walk_dest;
+        }
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------- upsert */
+
+/* The slow path of an insert (R3): under b1's lock, re-check that k is absent
+ * and place it in a TOMB of b1, the frontier or a TOMB of b2, by cuckoo
+ * eviction, or in the stash.  *step tells which (HIVE_STEP_*), *moves how many
+ * keys eviction displaced. */
+HIVE_PROTO int P_SUFFIX(hive_insert_locked)(const hive_view *v, uint32_t S, P_KEY k, P_VAL val, int mode,
+                                            uint32_t h1, uint32_t h2, int *step, uint32_t *moves)
+{
+    uint64_t b1 = hive_bucket_of(v->ix, h1), b2 = hive_bucket_of(v->ix, h2);
+    P_SLOT *bucket1 = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b1, S);
+    P_SLOT *bucket2 = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b2, S);
+    P_SLOT pair = P_MAKE(k, val);
+    for (unsigned round = 0;; round++) {
+        P_SUFFIX(hive_scan) s1 = P_SUFFIX(hive_scan_bucket)(bucket1, S, k);
+        if (s1.match >= 0) {
+            int r = P_SUFFIX(hive_update_slot)(bucket1 + s1.match, s1.word, k, val, mode);
+            if (r) {
+                *step = HIVE_STEP_REPLACE;
+                return r;
+            }
+            continue;
+        }
+        hive_order_reads();
+        P_SUFFIX(hive_scan) s2 = s1;
+        if (b2 != b1) {
+            s2 = P_SUFFIX(hive_scan_bucket)(bucket2, S, k);
+            if (s2.match >= 0) {
+                int r = P_SUFFIX(hive_update_slot)(bucket2 + s2.match, s2.word, k, val, mode);
+                if (r) {
+                    *step = HIVE_STEP_REPLACE;
+                    return r;
+                }
+                continue;
+            }
+        }
+        P_SUFFIX(hive_stash_scan) st = P_SUFFIX(hive_scan_stash)(v, S, k, h1, h2);
+        if (st.match) {
+            int r = P_SUFFIX(hive_update_slot)(st.match, st.match_word, k, val, mode);
+            if (r) {
+                *step = HIVE_STEP_REPLACE;
+                return r;
+            }
+            continue;
+        }
+        if (s1.moving || s2.moving) {
+            hive_backoff(round); /* k itself may be in flight */
+            continue;
+        }
+        /* k is absent, and no one else may place it while we hold b1's lock. */
+        *step = HIVE_STEP_CLAIM;
+        if (s1.empty >= 0) { /* b1 has never been full: R2's frontier, taken under the lock */
+            if (P_CAS(bucket1 + s1.empty, s1.word, pair) == s1.word)
+                return HIVE_R_INSERTED;
+            continue;
+        }
+        if (s1.tomb >= 0) {
+            if (P_CAS(bucket1 + s1.tomb, s1.tomb_word, pair) == s1.tomb_word)
+                return HIVE_R_INSERTED;
+            continue;
+        }
+        if (s2.empty >= 0) {
+            if (P_CAS(bucket2 + s2.empty, s2.word, pair) == s2.word)
+                return HIVE_R_INSERTED;
+            continue;
+        }
+        if (s2.tomb >= 0) {
+            if (P_CAS(bucket2 + s2.tomb, s2.tomb_word, pair) == s2.tomb_word)
+                return HIVE_R_INSERTED;
+            continue;
+        }
+        int moved = P_SUFFIX(hive_evict)(v, S, k, val, h1, b1, b2);
+        if (moved > 0) {
+            *step = HIVE_STEP_EVICT;
+            *moves = (uint32_t)moved;
+            return HIVE_R_INSERTED;
+        }
+        if (st.free_slot) {
+            if (P_CAS(st.free_slot, st.free_word, pair) == st.free_word) {
+                hive_add_u64(v->stash_live, 1);
+                *step = HIVE_STEP_STASH;
+                return HIVE_R_INSERTED;
+            }
+            continue;
+        }
+        return HIVE_R_REJECTED_FULL;
+    }
+}
+
+/* Inserts k, or combines val into its value (mode: HIVE_CMB_*).  Returns
+ * HIVE_R_INSERTED, HIVE_R_UPDATED, HIVE_R_EXISTED or HIVE_R_REJECTED_FULL;
+ * *step is the insert step that finished it, *moves the keys eviction moved. */
+HIVE_PROTO int P_SUFFIX(hive_upsert)(const hive_view *v, uint32_t S, P_KEY k, P_VAL val, int mode,
+                                     int *step, uint32_t *moves)
+{
+    uint32_t h1 = P_HASH1(k), h2 = P_HASH2(k);
+    *moves = 0;
+    for (unsigned round = 0;; round++) {
+        uint64_t b1 = hive_bucket_of(v->ix, h1);
+        P_SLOT *bucket1 = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b1, S);
+        P_SUFFIX(hive_scan) s1 = P_SUFFIX(hive_scan_bucket)(bucket1, S, k);
+        *step = HIVE_STEP_REPLACE;
+        if (s1.match >= 0) {
+            int r = P_SUFFIX(hive_update_slot)(bucket1 + s1.match, s1.word, k, val, mode);
+            if (r)
+                return r;
+            continue;
+        }
+        if (s1.empty >= 0) { /* R2: claim-then-commit at b1's frontier, lock-free */
+            if (P_CAS(bucket1 + s1.empty, s1.word, P_MAKE(k, val)) == s1.word) {
+                *step = HIVE_STEP_CLAIM;
+                return HIVE_R_INSERTED;
+            }
+            continue; /* someone took the slot: maybe k itself */
+        }
+        hive_order_reads();
+        int moving = s1.moving;
+        int second_has_empty = 0;
+        uint64_t b2 = hive_bucket_of(v->ix, h2);
+        if (b2 != b1) {
+            P_SLOT *bucket2 = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b2, S);
+            P_SUFFIX(hive_scan) s2 = P_SUFFIX(hive_scan_bucket)(bucket2, S, k);
+            if (s2.match >= 0) {
+                int r = P_SUFFIX(hive_update_slot)(bucket2 + s2.match, s2.word, k, val, mode);
+                if (r)
+                    return r;
+                continue;
+            }
+            moving |= s2.moving;
+            second_has_empty = s2.empty >= 0;
+        }
+        if (!second_has_empty && P_SUFFIX(hive_stash_in_use)(v)) {
+            P_SUFFIX(hive_stash_scan) st = P_SUFFIX(hive_scan_stash)(v, S, k, h1, h2);
+            if (st.match) {
+                int r = P_SUFFIX(hive_update_slot)(st.match, st.match_word, k, val, mode);
+                if (r)
+                    return r;
+                continue;
+            }
+        }
+        if (moving) {
+            hive_backoff(round);
+            continue;
+        }
+        hive_lock_bucket(v, b1);
+        int r = P_SUFFIX(hive_insert_locked)(v, S, k, val, mode, h1, h2, step, moves);
+        hive_unlock_bucket(v, b1);
+        return r;
+    }
+}
+
+#undef P_SUFFIX
+#undef P_KEY
+#undef P_VAL
+#undef P_SLOT
+#undef P_WORDS
+#undef P_LOAD
+#undef P_CAS
+#undef P_KEY_OF
+#undef P_VAL_OF
+#undef P_MAKE
+#undef P_EMPTY
+#undef P_TOMB
+#undef P_MOVING
+#undef P_RESERVED
+#undef P_HASH1
+#undef P_HASH2
+#undef P_COMBINE

@@ -1,0 +1,46 @@
+/* slot.h — the slot words every design stores, and their reserved keys.
+ *
+ *   KV32: one 64-bit word per slot:  bits 0..31 key, bits 32..63 value
+ *         (the Hive paper's packing: one 64-bit CAS publishes or retires a pair)
+ *   KV64: two 64-bit words per slot: key, then value (16-byte CAS on sm_90)
+ *
+ * Reserved keys (the top four of each width; see hive.h):
+ *   EMPTY    never used since the bucket was created or cleared.  Claims take
+ *            the first EMPTY slot of a bucket only (the fill frontier), so the
+ *            EMPTY slots of a bucket are always a suffix, and a bucket never
+ *            regains an EMPTY slot while operations run.
+ *   TOMB     erased.  Reused only by inserts that hold the lock of the new
+ *            key's first bucket, or by keys being moved (see docs/design.md).
+ *   MOVING   frozen by a cuckoo move: the key that was here is being copied to
+ *            its second bucket.  A reader that meets MOVING and has not found
+ *            its key retries.
+ *   SPARE    reserved for future protocol states; never stored today. */
+#ifndef HIVE_CORE_SLOT_H
+#define HIVE_CORE_SLOT_H
+
+#include <stdint.h>
+
+#include "platform.h"
+
+#define HIVE_K32_EMPTY 0xFFFFFFFFu
+#define HIVE_K32_TOMB 0xFFFFFFFEu
+#define HIVE_K32_MOVING 0xFFFFFFFDu
+#define HIVE_K32_SPARE 0xFFFFFFFCu
+
+#define HIVE_K64_EMPTY 0xFFFFFFFFFFFFFFFFull
+#define HIVE_K64_TOMB 0xFFFFFFFFFFFFFFFEull
+#define HIVE_K64_MOVING 0xFFFFFFFFFFFFFFFDull
+#define HIVE_K64_SPARE 0xFFFFFFFFFFFFFFFCull
+
+/* An all-ones word: a KV32 slot with key EMPTY (and value all ones).  Memory
+ * filled with 0xFF bytes is an empty table of either width. */
+#define HIVE_SLOT32_EMPTY 0xFFFFFFFFFFFFFFFFull
+
+HIVE_HD int hive_k32_reserved(uint32_t key) { return key >= HIVE_K32_SPARE; }
+HIVE_HD int hive_k64_reserved(uint64_t key) { return key >= HIVE_K64_SPARE; }
+
+HIVE_HD uint64_t hive_pack32(uint32_t key, uint32_t value) { return ((uint64_t)value << 32) | key; }
+HIVE_HD uint32_t hive_slot_key32(uint64_t slot) { return (uint32_t)slot; }
+HIVE_HD uint32_t hive_slot_value32(uint64_t slot) { return (uint32_t)(slot >> 32); }
+
+#endif

@@ -159,17 +159,17 @@ static uint64_t slots_for(const hive_table *t, uint64_t keys)
  * resize lock held for reading; returns with it held for reading. */
 static hive_status grow_for(hive_table *t, uint64_t incoming, hive_stream stream)
 {
-    uint64_t want = slots_for(t, atomic_load(&t->size) + incoming);
+    uint64_t want = slots_for(t, __atomic_load_n(&t->size, __ATOMIC_SEQ_CST) + incoming);
     if (want <= t->ops->capacity(t))
         return HIVE_SUCCESS;
     pthread_rwlock_unlock(&t->resize_lock);
     pthread_rwlock_wrlock(&t->resize_lock);
     hive_status s = HIVE_SUCCESS;
-    want = slots_for(t, atomic_load(&t->size) + incoming); /* others may have grown it */
+    want = slots_for(t, __atomic_load_n(&t->size, __ATOMIC_SEQ_CST) + incoming); /* others may have grown it */
     if (want > t->ops->capacity(t)) {
         s = t->ops->resize(t, want, stream);
         if (s == HIVE_SUCCESS)
-            atomic_fetch_add(&t->grows, 1);
+            __atomic_fetch_add(&t->grows, 1, __ATOMIC_SEQ_CST);
     }
     pthread_rwlock_unlock(&t->resize_lock);
     pthread_rwlock_rdlock(&t->resize_lock);
@@ -187,7 +187,7 @@ static hive_status shrink_if_sparse(hive_table *t, hive_stream stream)
     pthread_rwlock_wrlock(&t->resize_lock);
     hive_status s = HIVE_SUCCESS;
     uint64_t cap = t->ops->capacity(t);
-    uint64_t size = atomic_load(&t->size);
+    uint64_t size = __atomic_load_n(&t->size, __ATOMIC_SEQ_CST);
     if ((double)size < min_lf * (double)cap && cap > t->config.initial_capacity) {
         double target_lf = (min_lf + t->config.max_load_factor) / 2;
         uint64_t want = (uint64_t)ceil((double)size / target_lf);
@@ -196,7 +196,7 @@ static hive_status shrink_if_sparse(hive_table *t, hive_stream stream)
         if (want < cap) {
             s = t->ops->resize(t, want, stream);
             if (s == HIVE_SUCCESS)
-                atomic_fetch_add(&t->shrinks, 1);
+                __atomic_fetch_add(&t->shrinks, 1, __ATOMIC_SEQ_CST);
             else if (s == HIVE_ERROR_OUT_OF_MEMORY)
                 s = HIVE_SUCCESS; /* staying large is harmless */
         }
@@ -245,7 +245,7 @@ static hive_status run_batch(hive_table *t, const hive_batch *b, int may_insert,
     if (may_insert) {
         uint64_t incoming = b->n;
         uint64_t limit = (uint64_t)(t->config.max_load_factor * (double)t->ops->capacity(t));
-        if (b->ops != NULL && atomic_load(&t->size) + incoming > limit)
+        if (b->ops != NULL && __atomic_load_n(&t->size, __ATOMIC_SEQ_CST) + incoming > limit)
             s = t->ops->count_inserts(t, b, &incoming, stream);
         if (s == HIVE_SUCCESS)
             s = grow_for(t, incoming, stream);
@@ -253,8 +253,8 @@ static hive_status run_batch(hive_table *t, const hive_batch *b, int may_insert,
     if (s == HIVE_SUCCESS)
         s = t->ops->run(t, b, &out, stream);
     if (s == HIVE_SUCCESS) {
-        atomic_fetch_add(&t->size, out.inserted);
-        atomic_fetch_sub(&t->size, out.erased);
+        __atomic_fetch_add(&t->size, out.inserted, __ATOMIC_SEQ_CST);
+        __atomic_fetch_sub(&t->size, out.erased, __ATOMIC_SEQ_CST);
     }
     pthread_rwlock_unlock(&t->resize_lock);
     if (s != HIVE_SUCCESS)
@@ -358,7 +358,7 @@ hive_status hive_size(hive_table *table, uint64_t *size)
     hive_clear_error();
     HIVE_TRY(check_table(table, "hive_size"));
     HIVE_CHECK_ARG(size != NULL, "hive_size", "size is NULL");
-    *size = atomic_load(&table->size);
+    *size = __atomic_load_n(&table->size, __ATOMIC_SEQ_CST);
     return HIVE_SUCCESS;
 }
 
@@ -369,7 +369,7 @@ hive_status hive_clear(hive_table *table, hive_stream stream)
     pthread_rwlock_wrlock(&table->resize_lock);
     hive_status s = table->ops->clear(table, stream);
     if (s == HIVE_SUCCESS)
-        atomic_store(&table->size, 0);
+        __atomic_store_n(&table->size, 0, __ATOMIC_SEQ_CST);
     pthread_rwlock_unlock(&table->resize_lock);
     return s;
 }
@@ -387,7 +387,7 @@ hive_status hive_reserve(hive_table *table, uint64_t capacity, hive_stream strea
     if (want > table->ops->capacity(table)) {
         s = table->ops->resize(table, want, stream);
         if (s == HIVE_SUCCESS)
-            atomic_fetch_add(&table->grows, 1);
+            __atomic_fetch_add(&table->grows, 1, __ATOMIC_SEQ_CST);
     }
     pthread_rwlock_unlock(&table->resize_lock);
     return s;
@@ -401,7 +401,7 @@ hive_status hive_export(hive_table *table, uint64_t capacity, void *keys, void *
     HIVE_TRY(check_table(table, call));
     HIVE_CHECK_ARG(count != NULL, call, "count is NULL");
     pthread_rwlock_wrlock(&table->resize_lock);
-    uint64_t size = atomic_load(&table->size);
+    uint64_t size = __atomic_load_n(&table->size, __ATOMIC_SEQ_CST);
     hive_status s = HIVE_SUCCESS;
     *count = size;
     if (capacity < size)
@@ -426,9 +426,9 @@ hive_status hive_stats_get(hive_table *table, hive_stats *stats)
     memset(stats, 0, sizeof *stats);
     hive_status s = table->ops->stats(table, stats);
     pthread_rwlock_unlock(&table->resize_lock);
-    stats->size = atomic_load(&table->size);
+    stats->size = __atomic_load_n(&table->size, __ATOMIC_SEQ_CST);
     stats->load_factor = stats->capacity ? (double)stats->size / (double)stats->capacity : 0.0;
-    stats->grows = atomic_load(&table->grows);
-    stats->shrinks = atomic_load(&table->shrinks);
+    stats->grows = __atomic_load_n(&table->grows, __ATOMIC_SEQ_CST);
+    stats->shrinks = __atomic_load_n(&table->shrinks, __ATOMIC_SEQ_CST);
     return s;
 }

@@ -11,6 +11,10 @@
 
 #include "hive.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Internal op codes: hive_op's FIND and ERASE, with INSERT folded into UPSERT. */
 typedef struct hive_batch {
     uint64_t n;
@@ -71,6 +75,10 @@ extern const hive_backend_ops hive_cpu_backend;
 extern const hive_backend_ops hive_cuda_backend;
 /* 1 if a CUDA device is usable (used by HIVE_BACKEND_AUTO). */
 int hive_cuda_device_usable(int device);
+#endif
+
+#ifdef __cplusplus
+}
 #endif
 
 #endif

@@ -3,7 +3,6 @@
 #define HIVE_TABLE_H
 
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdint.h>
 
 #include "backend.h"
@@ -16,8 +15,10 @@ struct hive_table {
     hive_config config;           /* resolved: no zero "defaults" left */
     const hive_backend_ops *ops;
     void *impl;                   /* the backend's state */
-    _Atomic uint64_t size;        /* live keys, updated from batch outcomes */
-    _Atomic uint64_t grows, shrinks;
+    /* Counters read and written with __atomic builtins (this header is also
+     * compiled as C++ by nvcc, where _Atomic is not available). */
+    uint64_t size;                /* live keys, updated from batch outcomes */
+    uint64_t grows, shrinks;
     pthread_rwlock_t resize_lock; /* operations share it; resizing takes it alone */
 };
 

@@ -13,8 +13,9 @@
 
 #include <stdint.h>
 
-#if defined(__CUDA_ARCH__)
-/* ------------------------------------------------------------ CUDA device */
+#if defined(__CUDACC__)
+/* ------------------------------------------------------------ CUDA device
+ * (device functions in both of nvcc's passes, so kernels parse on the host side) */
 #define HIVE_PROTO static __device__ __forceinline__
 
 HIVE_PROTO uint64_t hive_load64(const uint64_t *p)
@@ -40,11 +41,43 @@ HIVE_PROTO uint64_t hive_cas64(uint64_t *p, uint64_t expected, uint64_t desired)
                                (unsigned long long)desired);
 }
 
-HIVE_PROTO void hive_fence(void) { __threadfence(); }
+/* Release/acquire between a thread's own accesses (fence.acq_rel is enough
+ * for the copy-then-reuse pattern of a move and its mirror in readers, and
+ * cheaper than __threadfence's sequentially consistent fence). */
+HIVE_PROTO void hive_fence(void) { asm volatile("fence.acq_rel.gpu;" ::: "memory"); }
 
 HIVE_PROTO uint64_t hive_add_u64(uint64_t *p, uint64_t d)
 {
     return (uint64_t)atomicAdd((unsigned long long *)p, (unsigned long long)d);
+}
+
+/* KV64 slots: one 16-byte access publishes or reads a whole pair (sm_90:
+ * ld.b128 and atom.cas.b128, PTX 8.3), so a reader never sees a key with
+ * half of another value. */
+#define HIVE_HAVE_SLOT128 1
+typedef unsigned __int128 hive_u128;
+
+HIVE_PROTO hive_u128 hive_load128(const hive_u128 *p)
+{
+    uint64_t lo, hi;
+    asm volatile("{\n\t.reg .b128 t;\n\tld.relaxed.gpu.global.b128 t, [%2];\n\t"
+                 "mov.b128 {%0, %1}, t;\n\t}"
+                 : "=l"(lo), "=l"(hi)
+                 : "l"(p)
+                 : "memory");
+    return ((hive_u128)hi << 64) | lo;
+}
+
+HIVE_PROTO hive_u128 hive_cas128(hive_u128 *p, hive_u128 expected, hive_u128 desired)
+{
+    uint64_t lo, hi;
+    asm volatile("{\n\t.reg .b128 c, s, r;\n\tmov.b128 c, {%2, %3};\n\tmov.b128 s, {%4, %5};\n\t"
+                 "atom.relaxed.gpu.global.cas.b128 r, [%6], c, s;\n\tmov.b128 {%0, %1}, r;\n\t}"
+                 : "=l"(lo), "=l"(hi)
+                 : "l"((uint64_t)expected), "l"((uint64_t)(expected >> 64)), "l"((uint64_t)desired),
+                   "l"((uint64_t)(desired >> 64)), "l"(p)
+                 : "memory");
+    return ((hive_u128)hi << 64) | lo;
 }
 
 HIVE_PROTO uint64_t hive_read_u64(const uint64_t *p) { return hive_load64(p); }
@@ -53,17 +86,17 @@ HIVE_PROTO int hive_lock_try(uint32_t *word, uint32_t bit)
 {
     if (atomicOr(word, bit) & bit)
         return 0;
-    __threadfence(); /* acquire: the holder's reads come after the lock */
+    hive_fence(); /* acquire: the holder's reads come after the lock */
     return 1;
 }
 
 /* Orders a thread's earlier slot loads before its later ones (the first
  * bucket before the second): relaxed loads need the fence on the GPU. */
-HIVE_PROTO void hive_order_reads(void) { __threadfence(); }
+HIVE_PROTO void hive_order_reads(void) { hive_fence(); }
 
 HIVE_PROTO void hive_lock_release(uint32_t *word, uint32_t bit)
 {
-    __threadfence();
+    hive_fence();
     atomicAnd(word, ~bit);
 }
 

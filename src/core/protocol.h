@@ -39,6 +39,7 @@
 #include "combine.h"
 #include "index.h"
 #include "slot.h"
+#include "tile.h"
 
 /* Per-key outcome codes: the values of enum hive_result (hive.h), repeated
  * here because device code does not include the public header. */
@@ -112,7 +113,51 @@ HIVE_PROTO void hive_unlock_bucket(const hive_view *v, uint64_t b)
 #define P_HASH1(k) hive_bithash1(k)
 #define P_HASH2(k) hive_bithash2(k)
 #define P_COMBINE(m, a, b) hive_combine32((m), (a), (b))
+#include "protocol_mode_thread.h"
 #include "protocol_body.h"
+
+/* ---------------------------------------------------------------- KV32, tile */
+#ifdef __CUDACC__
+HIVE_PROTO void hive_tile_lock(hive_geom g, const hive_view *v, uint64_t b)
+{
+    if (hive_tile_first(g))
+        hive_lock_bucket(v, b);
+    __syncwarp(hive_tile_mask(g));
+}
+
+HIVE_PROTO void hive_tile_unlock(hive_geom g, const hive_view *v, uint64_t b)
+{
+    __syncwarp(hive_tile_mask(g));
+    if (hive_tile_first(g))
+        hive_unlock_bucket(v, b);
+}
+
+HIVE_PROTO void hive_tile_add_live(hive_geom g, const hive_view *v, uint64_t d)
+{
+    if (hive_tile_first(g))
+        hive_add_u64(v->stash_live, d);
+}
+
+#define P_SUFFIX(name) name##_kv32_tile
+#define P_KEY uint32_t
+#define P_VAL uint32_t
+#define P_SLOT uint64_t
+#define P_WORDS 1
+#define P_LOAD(p) hive_load64(p)
+#define P_CAS(p, e, d) hive_tile_cas64(g, (p), (e), (d))
+#define P_KEY_OF(s) ((uint32_t)(s))
+#define P_VAL_OF(s) ((uint32_t)((s) >> 32))
+#define P_MAKE(k, v) hive_pack32((k), (v))
+#define P_EMPTY HIVE_K32_EMPTY
+#define P_TOMB HIVE_K32_TOMB
+#define P_MOVING HIVE_K32_MOVING
+#define P_RESERVED(k) hive_k32_reserved(k)
+#define P_HASH1(k) hive_bithash1(k)
+#define P_HASH2(k) hive_bithash2(k)
+#define P_COMBINE(m, a, b) hive_combine32((m), (a), (b))
+#include "protocol_mode_tile.h"
+#include "protocol_body.h"
+#endif
 
 /* ---------------------------------------------------------------- KV64 */
 #ifdef HIVE_HAVE_SLOT128
@@ -133,6 +178,7 @@ HIVE_PROTO void hive_unlock_bucket(const hive_view *v, uint64_t b)
 #define P_HASH1(k) hive_hash1_k64(k)
 #define P_HASH2(k) hive_hash2_k64(k)
 #define P_COMBINE(m, a, b) hive_combine64((m), (a), (b))
+#include "protocol_mode_thread.h"
 #include "protocol_body.h"
 #endif
 

@@ -12,14 +12,15 @@ typedef struct P_SUFFIX(hive_scan) {
     P_SLOT tomb_word;
 } P_SUFFIX(hive_scan);
 
-HIVE_PROTO P_SLOT *P_SUFFIX(hive_bucket)(P_SLOT *base, uint64_t b, uint32_t S)
+HIVE_PROTO P_SLOT *P_SUFFIX(hive_bucket)(P_SLOT *base, uint64_t b, uint32_t slots_per_bucket)
 {
-    return base + b * S;
+    return base + b * slots_per_bucket;
 }
 
+#ifndef P_TILE
 /* Loads the bucket's S slots (each slot atomically) and classifies them.
  * Unrolled when S is a compile-time constant at the call site. */
-HIVE_PROTO P_SUFFIX(hive_scan) P_SUFFIX(hive_scan_bucket)(const P_SLOT *bucket, uint32_t S, P_KEY k)
+HIVE_PROTO P_SUFFIX(hive_scan) P_SUFFIX(hive_scan_bucket)(const P_SLOT *bucket, P_GEOM_PARAM, P_KEY k)
 {
     P_SUFFIX(hive_scan) s;
     s.match = -1;
@@ -28,15 +29,15 @@ HIVE_PROTO P_SUFFIX(hive_scan) P_SUFFIX(hive_scan_bucket)(const P_SLOT *bucket, 
     s.moving = 0;
     s.word = 0;
     s.tomb_word = 0;
-#if defined(__CUDA_ARCH__) && P_WORDS == 1
+#if defined(__CUDACC__) && P_WORDS == 1
 #pragma unroll
-    for (uint32_t i = 0; i < S; i += 2) {
+    for (uint32_t i = 0; i < P_S; i += 2) {
         P_SLOT w[2];
         hive_load64x2(bucket + i, &w[0], &w[1]);
 #pragma unroll
         for (uint32_t j = 0; j < 2; j++) {
 #else
-    for (uint32_t i = 0; i < S; i++) {
+    for (uint32_t i = 0; i < P_S; i++) {
         P_SLOT w[1];
         w[0] = P_LOAD(bucket + i);
         for (uint32_t j = 0; j < 1; j++) {
@@ -65,11 +66,15 @@ HIVE_PROTO P_SUFFIX(hive_scan) P_SUFFIX(hive_scan_bucket)(const P_SLOT *bucket, 
         s.word = P_MAKE(P_EMPTY, (P_VAL)~(P_VAL)0);
     return s;
 }
+#else
+#include "tile_scan_body.h"
+#endif
 
 /* Applies an upsert to a slot that held k as `seen`.  Returns the result code,
  * or 0 when the slot no longer holds k (erased or frozen): the caller retries. */
-HIVE_PROTO int P_SUFFIX(hive_update_slot)(P_SLOT *slot, P_SLOT seen, P_KEY k, P_VAL val, int mode)
+HIVE_PROTO int P_SUFFIX(hive_update_slot)(P_GEOM_PARAM, P_SLOT *slot, P_SLOT seen, P_KEY k, P_VAL val, int mode)
 {
+    (void)P_GEOM_ARG;
     if (mode == HIVE_CMB_KEEP)
         return HIVE_R_EXISTED;
     P_SLOT cur = seen;
@@ -96,7 +101,7 @@ typedef struct P_SUFFIX(hive_stash_scan) {
     P_SLOT free_word;
 } P_SUFFIX(hive_stash_scan);
 
-HIVE_PROTO P_SUFFIX(hive_stash_scan) P_SUFFIX(hive_scan_stash)(const hive_view *v, uint32_t S,
+HIVE_PROTO P_SUFFIX(hive_stash_scan) P_SUFFIX(hive_scan_stash)(const hive_view *v, P_GEOM_PARAM,
                                                                P_KEY k, uint32_t h1, uint32_t h2)
 {
     P_SUFFIX(hive_stash_scan) r;
@@ -110,8 +115,8 @@ HIVE_PROTO P_SUFFIX(hive_stash_scan) P_SUFFIX(hive_scan_stash)(const hive_view *
     uint32_t probes = v->stash_buckets < HIVE_STASH_PROBE ? (uint32_t)v->stash_buckets : HIVE_STASH_PROBE;
     for (uint32_t p = 0; p < probes; p++) {
         uint64_t sb = (home + p) % v->stash_buckets;
-        P_SLOT *bucket = P_SUFFIX(hive_bucket)((P_SLOT *)v->stash, sb, S);
-        P_SUFFIX(hive_scan) s = P_SUFFIX(hive_scan_bucket)(bucket, S, k);
+        P_SLOT *bucket = P_SUFFIX(hive_bucket)((P_SLOT *)v->stash, sb, P_S);
+        P_SUFFIX(hive_scan) s = P_SUFFIX(hive_scan_bucket)(bucket, P_GEOM_ARG, k);
         if (s.match >= 0) {
             r.match = bucket + s.match;
             r.match_word = s.word;
@@ -132,20 +137,21 @@ HIVE_PROTO P_SUFFIX(hive_stash_scan) P_SUFFIX(hive_scan_stash)(const hive_view *
     return r;
 }
 
-HIVE_PROTO int P_SUFFIX(hive_stash_in_use)(const hive_view *v)
+HIVE_PROTO int P_SUFFIX(hive_stash_in_use)(const hive_view *v, P_GEOM_PARAM)
 {
-    return v->stash_buckets != 0 && hive_read_u64(v->stash_live) != 0;
+    (void)P_GEOM_ARG;
+    return v->stash_buckets != 0 && P_READ_LIVE(v) != 0;
 }
 
 /* ---------------------------------------------------------------- find */
 
 /* Returns HIVE_R_FOUND (value in *out) or HIVE_R_NOT_FOUND. */
-HIVE_PROTO int P_SUFFIX(hive_find)(const hive_view *v, uint32_t S, P_KEY k, P_VAL *out)
+HIVE_PROTO int P_SUFFIX(hive_find)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P_VAL *out)
 {
     uint32_t h1 = P_HASH1(k), h2 = P_HASH2(k);
     for (unsigned round = 0;; round++) {
         uint64_t b1 = hive_bucket_of(v->ix, h1);
-        P_SUFFIX(hive_scan) s1 = P_SUFFIX(hive_scan_bucket)(P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b1, S), S, k);
+        P_SUFFIX(hive_scan) s1 = P_SUFFIX(hive_scan_bucket)(P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b1, P_S), P_GEOM_ARG, k);
         if (s1.match >= 0) {
             *out = P_VAL_OF(s1.word);
             return HIVE_R_FOUND;
@@ -157,7 +163,7 @@ HIVE_PROTO int P_SUFFIX(hive_find)(const hive_view *v, uint32_t S, P_KEY k, P_VA
         int second_has_empty = 0;
         uint64_t b2 = hive_bucket_of(v->ix, h2);
         if (b2 != b1) {
-            P_SUFFIX(hive_scan) s2 = P_SUFFIX(hive_scan_bucket)(P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b2, S), S, k);
+            P_SUFFIX(hive_scan) s2 = P_SUFFIX(hive_scan_bucket)(P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b2, P_S), P_GEOM_ARG, k);
             if (s2.match >= 0) {
                 *out = P_VAL_OF(s2.word);
                 return HIVE_R_FOUND;
@@ -165,8 +171,8 @@ HIVE_PROTO int P_SUFFIX(hive_find)(const hive_view *v, uint32_t S, P_KEY k, P_VA
             moving |= s2.moving;
             second_has_empty = s2.empty >= 0;
         }
-        if (!second_has_empty && P_SUFFIX(hive_stash_in_use)(v)) {
-            P_SUFFIX(hive_stash_scan) st = P_SUFFIX(hive_scan_stash)(v, S, k, h1, h2);
+        if (!second_has_empty && P_SUFFIX(hive_stash_in_use)(v, P_GEOM_ARG)) {
+            P_SUFFIX(hive_stash_scan) st = P_SUFFIX(hive_scan_stash)(v, P_GEOM_ARG, k, h1, h2);
             if (st.match) {
                 *out = P_VAL_OF(st.match_word);
                 return HIVE_R_FOUND;
@@ -181,14 +187,14 @@ HIVE_PROTO int P_SUFFIX(hive_find)(const hive_view *v, uint32_t S, P_KEY k, P_VA
 /* ---------------------------------------------------------------- erase */
 
 /* Returns HIVE_R_ERASED or HIVE_R_NOT_FOUND. */
-HIVE_PROTO int P_SUFFIX(hive_erase)(const hive_view *v, uint32_t S, P_KEY k)
+HIVE_PROTO int P_SUFFIX(hive_erase)(const hive_view *v, P_GEOM_PARAM, P_KEY k)
 {
     const P_SLOT tomb = P_MAKE(P_TOMB, 0);
     uint32_t h1 = P_HASH1(k), h2 = P_HASH2(k);
     for (unsigned round = 0;; round++) {
         uint64_t b1 = hive_bucket_of(v->ix, h1);
-        P_SLOT *bucket1 = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b1, S);
-        P_SUFFIX(hive_scan) s1 = P_SUFFIX(hive_scan_bucket)(bucket1, S, k);
+        P_SLOT *bucket1 = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b1, P_S);
+        P_SUFFIX(hive_scan) s1 = P_SUFFIX(hive_scan_bucket)(bucket1, P_GEOM_ARG, k);
         if (s1.match >= 0) {
             if (P_CAS(bucket1 + s1.match, s1.word, tomb) == s1.word)
                 return HIVE_R_ERASED;
@@ -201,8 +207,8 @@ HIVE_PROTO int P_SUFFIX(hive_erase)(const hive_view *v, uint32_t S, P_KEY k)
         int second_has_empty = 0;
         uint64_t b2 = hive_bucket_of(v->ix, h2);
         if (b2 != b1) {
-            P_SLOT *bucket2 = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b2, S);
-            P_SUFFIX(hive_scan) s2 = P_SUFFIX(hive_scan_bucket)(bucket2, S, k);
+            P_SLOT *bucket2 = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b2, P_S);
+            P_SUFFIX(hive_scan) s2 = P_SUFFIX(hive_scan_bucket)(bucket2, P_GEOM_ARG, k);
             if (s2.match >= 0) {
                 if (P_CAS(bucket2 + s2.match, s2.word, tomb) == s2.word)
                     return HIVE_R_ERASED;
@@ -211,11 +217,11 @@ HIVE_PROTO int P_SUFFIX(hive_erase)(const hive_view *v, uint32_t S, P_KEY k)
             moving |= s2.moving;
             second_has_empty = s2.empty >= 0;
         }
-        if (!second_has_empty && P_SUFFIX(hive_stash_in_use)(v)) {
-            P_SUFFIX(hive_stash_scan) st = P_SUFFIX(hive_scan_stash)(v, S, k, h1, h2);
+        if (!second_has_empty && P_SUFFIX(hive_stash_in_use)(v, P_GEOM_ARG)) {
+            P_SUFFIX(hive_stash_scan) st = P_SUFFIX(hive_scan_stash)(v, P_GEOM_ARG, k, h1, h2);
             if (st.match) {
                 if (P_CAS(st.match, st.match_word, tomb) == st.match_word) {
-                    hive_add_u64(v->stash_live, (uint64_t)-1);
+                    P_ADD_LIVE(v, (uint64_t)-1);
                     return HIVE_R_ERASED;
                 }
                 continue;
@@ -254,9 +260,10 @@ HIVE_PROTO int P_SUFFIX(hive_movable)(const hive_view *v, P_SLOT word, uint64_t 
  * first victim's slot.  Each move freezes the source, copies, then overwrites
  * the source (R5).  Returns 1, or 0 if a slot changed meanwhile (the chain is
  * abandoned: a slot already vacated becomes a TOMB, nothing is lost). */
-HIVE_PROTO int P_SUFFIX(hive_apply_chain)(P_SUFFIX(hive_link) * chain, int depth, P_SLOT *free_slot,
+HIVE_PROTO int P_SUFFIX(hive_apply_chain)(P_GEOM_PARAM, P_SUFFIX(hive_link) * chain, int depth, P_SLOT *free_slot,
                                           P_SLOT free_word, P_SLOT newcomer)
 {
+    (void)P_GEOM_ARG;
     const P_SLOT tomb = P_MAKE(P_TOMB, 0);
     P_SLOT frozen_last = P_MAKE(P_MOVING, P_VAL_OF(chain[depth - 1].word));
     if (P_CAS(chain[depth - 1].slot, chain[depth - 1].word, frozen_last) != chain[depth - 1].word)
@@ -284,7 +291,7 @@ HIVE_PROTO int P_SUFFIX(hive_apply_chain)(P_SUFFIX(hive_link) * chain, int depth
 /* Looks for a displacement chain of at most max_evictions moves that frees a
  * slot for k in b1 or b2, and carries it out.  Called holding b1's lock.
  * Returns the number of keys moved, or 0 if no chain was found. */
-HIVE_PROTO int P_SUFFIX(hive_evict)(const hive_view *v, uint32_t S, P_KEY k, P_VAL val,
+HIVE_PROTO int P_SUFFIX(hive_evict)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P_VAL val,
                                     uint32_t h1, uint64_t b1, uint64_t b2)
 {
     P_SUFFIX(hive_link) chain[HIVE_MAX_CHAIN];
@@ -293,24 +300,24 @@ HIVE_PROTO int P_SUFFIX(hive_evict)(const hive_view *v, uint32_t S, P_KEY k, P_V
         uint64_t b = (attempt & 1) ? b2 : b1;
         int depth = 0;
         while ((uint32_t)depth < max_depth) {
-            P_SLOT *bucket = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b, S);
+            P_SLOT *bucket = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b, P_S);
             int walk = -1;
             uint64_t walk_dest = 0;
-            uint32_t start = (h1 + 7u * (uint32_t)depth + attempt) % S;
-            for (uint32_t j = 0; j < S; j++) {
-                uint32_t i = (start + j) % S;
-                P_SLOT w = P_LOAD(bucket + i);
+            uint32_t start = (h1 + 7u * (uint32_t)depth + attempt) % P_S;
+            for (uint32_t j = 0; j < P_S; j++) {
+                uint32_t i = (start + j) % P_S;
+                P_SLOT w = P_LOAD_ONE(bucket + i);
                 uint64_t dest;
                 if (!P_SUFFIX(hive_movable)(v, w, b, &dest))
                     continue;
-                P_SLOT *dest_bucket = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, dest, S);
-                P_SUFFIX(hive_scan) ds = P_SUFFIX(hive_scan_bucket)(dest_bucket, S, P_KEY_OF(w));
+                P_SLOT *dest_bucket = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, dest, P_S);
+                P_SUFFIX(hive_scan) ds = P_SUFFIX(hive_scan_bucket)(dest_bucket, P_GEOM_ARG, P_KEY_OF(w));
                 chain[depth].slot = bucket + i;
                 chain[depth].word = w;
                 if (ds.match < 0 && (ds.empty >= 0 || ds.tomb >= 0)) {
                     P_SLOT *free_slot = dest_bucket + (ds.empty >= 0 ? ds.empty : ds.tomb);
                     P_SLOT free_word = ds.empty >= 0 ? ds.word : ds.tomb_word;
-                    if (P_SUFFIX(hive_apply_chain)(chain, depth + 1, free_slot, free_word, P_MAKE(k, val)))
+                    if (P_SUFFIX(hive_apply_chain)(P_GEOM_ARG, chain, depth + 1, free_slot, free_word, P_MAKE(k, val)))
                         return depth + 1;
                     depth = (int)max_depth; /* raced: start a fresh attempt */
                     break;
@@ -323,7 +330,7 @@ HIVE_PROTO int P_SUFFIX(hive_evict)(const hive_view *v, uint32_t S, P_KEY k, P_V
             if ((uint32_t)depth >= max_depth || walk < 0)
                 break;
             chain[depth].slot = bucket + walk;
-            chain[depth].word = P_LOAD(bucket + walk);
+            chain[depth].word = P_LOAD_ONE(bucket + walk);
             if (P_KEY_OF(chain[depth].word) == P_MOVING || P_RESERVED(P_KEY_OF(chain[depth].word)))
                 break;
             depth++;
@@ -339,17 +346,17 @@ HIVE_PROTO int P_SUFFIX(hive_evict)(const hive_view *v, uint32_t S, P_KEY k, P_V
  * and place it in a TOMB of b1, the frontier or a TOMB of b2, by cuckoo
  * eviction, or in the stash.  *step tells which (HIVE_STEP_*), *moves how many
  * keys eviction displaced. */
-HIVE_PROTO int P_SUFFIX(hive_insert_locked)(const hive_view *v, uint32_t S, P_KEY k, P_VAL val, int mode,
+HIVE_PROTO int P_SUFFIX(hive_insert_locked)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P_VAL val, int mode,
                                             uint32_t h1, uint32_t h2, int *step, uint32_t *moves)
 {
     uint64_t b1 = hive_bucket_of(v->ix, h1), b2 = hive_bucket_of(v->ix, h2);
-    P_SLOT *bucket1 = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b1, S);
-    P_SLOT *bucket2 = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b2, S);
+    P_SLOT *bucket1 = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b1, P_S);
+    P_SLOT *bucket2 = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b2, P_S);
     P_SLOT pair = P_MAKE(k, val);
     for (unsigned round = 0;; round++) {
-        P_SUFFIX(hive_scan) s1 = P_SUFFIX(hive_scan_bucket)(bucket1, S, k);
+        P_SUFFIX(hive_scan) s1 = P_SUFFIX(hive_scan_bucket)(bucket1, P_GEOM_ARG, k);
         if (s1.match >= 0) {
-            int r = P_SUFFIX(hive_update_slot)(bucket1 + s1.match, s1.word, k, val, mode);
+            int r = P_SUFFIX(hive_update_slot)(P_GEOM_ARG, bucket1 + s1.match, s1.word, k, val, mode);
             if (r) {
                 *step = HIVE_STEP_REPLACE;
                 return r;
@@ -359,9 +366,9 @@ HIVE_PROTO int P_SUFFIX(hive_insert_locked)(const hive_view *v, uint32_t S, P_KE
         hive_order_reads();
         P_SUFFIX(hive_scan) s2 = s1;
         if (b2 != b1) {
-            s2 = P_SUFFIX(hive_scan_bucket)(bucket2, S, k);
+            s2 = P_SUFFIX(hive_scan_bucket)(bucket2, P_GEOM_ARG, k);
             if (s2.match >= 0) {
-                int r = P_SUFFIX(hive_update_slot)(bucket2 + s2.match, s2.word, k, val, mode);
+                int r = P_SUFFIX(hive_update_slot)(P_GEOM_ARG, bucket2 + s2.match, s2.word, k, val, mode);
                 if (r) {
                     *step = HIVE_STEP_REPLACE;
                     return r;
@@ -369,9 +376,9 @@ HIVE_PROTO int P_SUFFIX(hive_insert_locked)(const hive_view *v, uint32_t S, P_KE
                 continue;
             }
         }
-        P_SUFFIX(hive_stash_scan) st = P_SUFFIX(hive_scan_stash)(v, S, k, h1, h2);
+        P_SUFFIX(hive_stash_scan) st = P_SUFFIX(hive_scan_stash)(v, P_GEOM_ARG, k, h1, h2);
         if (st.match) {
-            int r = P_SUFFIX(hive_update_slot)(st.match, st.match_word, k, val, mode);
+            int r = P_SUFFIX(hive_update_slot)(P_GEOM_ARG, st.match, st.match_word, k, val, mode);
             if (r) {
                 *step = HIVE_STEP_REPLACE;
                 return r;
@@ -404,7 +411,7 @@ HIVE_PROTO int P_SUFFIX(hive_insert_locked)(const hive_view *v, uint32_t S, P_KE
                 return HIVE_R_INSERTED;
             continue;
         }
-        int moved = P_SUFFIX(hive_evict)(v, S, k, val, h1, b1, b2);
+        int moved = P_SUFFIX(hive_evict)(v, P_GEOM_ARG, k, val, h1, b1, b2);
         if (moved > 0) {
             *step = HIVE_STEP_EVICT;
             *moves = (uint32_t)moved;
@@ -412,7 +419,7 @@ HIVE_PROTO int P_SUFFIX(hive_insert_locked)(const hive_view *v, uint32_t S, P_KE
         }
         if (st.free_slot) {
             if (P_CAS(st.free_slot, st.free_word, pair) == st.free_word) {
-                hive_add_u64(v->stash_live, 1);
+                P_ADD_LIVE(v, 1);
                 *step = HIVE_STEP_STASH;
                 return HIVE_R_INSERTED;
             }
@@ -425,18 +432,18 @@ HIVE_PROTO int P_SUFFIX(hive_insert_locked)(const hive_view *v, uint32_t S, P_KE
 /* Inserts k, or combines val into its value (mode: HIVE_CMB_*).  Returns
  * HIVE_R_INSERTED, HIVE_R_UPDATED, HIVE_R_EXISTED or HIVE_R_REJECTED_FULL;
  * *step is the insert step that finished it, *moves the keys eviction moved. */
-HIVE_PROTO int P_SUFFIX(hive_upsert)(const hive_view *v, uint32_t S, P_KEY k, P_VAL val, int mode,
+HIVE_PROTO int P_SUFFIX(hive_upsert)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P_VAL val, int mode,
                                      int *step, uint32_t *moves)
 {
     uint32_t h1 = P_HASH1(k), h2 = P_HASH2(k);
     *moves = 0;
     for (unsigned round = 0;; round++) {
         uint64_t b1 = hive_bucket_of(v->ix, h1);
-        P_SLOT *bucket1 = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b1, S);
-        P_SUFFIX(hive_scan) s1 = P_SUFFIX(hive_scan_bucket)(bucket1, S, k);
+        P_SLOT *bucket1 = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b1, P_S);
+        P_SUFFIX(hive_scan) s1 = P_SUFFIX(hive_scan_bucket)(bucket1, P_GEOM_ARG, k);
         *step = HIVE_STEP_REPLACE;
         if (s1.match >= 0) {
-            int r = P_SUFFIX(hive_update_slot)(bucket1 + s1.match, s1.word, k, val, mode);
+            int r = P_SUFFIX(hive_update_slot)(P_GEOM_ARG, bucket1 + s1.match, s1.word, k, val, mode);
             if (r)
                 return r;
             continue;
@@ -453,10 +460,10 @@ HIVE_PROTO int P_SUFFIX(hive_upsert)(const hive_view *v, uint32_t S, P_KEY k, P_
         int second_has_empty = 0;
         uint64_t b2 = hive_bucket_of(v->ix, h2);
         if (b2 != b1) {
-            P_SLOT *bucket2 = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b2, S);
-            P_SUFFIX(hive_scan) s2 = P_SUFFIX(hive_scan_bucket)(bucket2, S, k);
+            P_SLOT *bucket2 = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b2, P_S);
+            P_SUFFIX(hive_scan) s2 = P_SUFFIX(hive_scan_bucket)(bucket2, P_GEOM_ARG, k);
             if (s2.match >= 0) {
-                int r = P_SUFFIX(hive_update_slot)(bucket2 + s2.match, s2.word, k, val, mode);
+                int r = P_SUFFIX(hive_update_slot)(P_GEOM_ARG, bucket2 + s2.match, s2.word, k, val, mode);
                 if (r)
                     return r;
                 continue;
@@ -464,10 +471,10 @@ HIVE_PROTO int P_SUFFIX(hive_upsert)(const hive_view *v, uint32_t S, P_KEY k, P_
             moving |= s2.moving;
             second_has_empty = s2.empty >= 0;
         }
-        if (!second_has_empty && P_SUFFIX(hive_stash_in_use)(v)) {
-            P_SUFFIX(hive_stash_scan) st = P_SUFFIX(hive_scan_stash)(v, S, k, h1, h2);
+        if (!second_has_empty && P_SUFFIX(hive_stash_in_use)(v, P_GEOM_ARG)) {
+            P_SUFFIX(hive_stash_scan) st = P_SUFFIX(hive_scan_stash)(v, P_GEOM_ARG, k, h1, h2);
             if (st.match) {
-                int r = P_SUFFIX(hive_update_slot)(st.match, st.match_word, k, val, mode);
+                int r = P_SUFFIX(hive_update_slot)(P_GEOM_ARG, st.match, st.match_word, k, val, mode);
                 if (r)
                     return r;
                 continue;
@@ -477,9 +484,9 @@ HIVE_PROTO int P_SUFFIX(hive_upsert)(const hive_view *v, uint32_t S, P_KEY k, P_
             hive_backoff(round);
             continue;
         }
-        hive_lock_bucket(v, b1);
-        int r = P_SUFFIX(hive_insert_locked)(v, S, k, val, mode, h1, h2, step, moves);
-        hive_unlock_bucket(v, b1);
+        P_LOCK(v, b1);
+        int r = P_SUFFIX(hive_insert_locked)(v, P_GEOM_ARG, k, val, mode, h1, h2, step, moves);
+        P_UNLOCK(v, b1);
         return r;
     }
 }
@@ -501,3 +508,12 @@ HIVE_PROTO int P_SUFFIX(hive_upsert)(const hive_view *v, uint32_t S, P_KEY k, P_
 #undef P_HASH1
 #undef P_HASH2
 #undef P_COMBINE
+#undef P_GEOM_PARAM
+#undef P_GEOM_ARG
+#undef P_S
+#undef P_LOAD_ONE
+#undef P_ADD_LIVE
+#undef P_READ_LIVE
+#undef P_LOCK
+#undef P_UNLOCK
+#undef P_TILE

@@ -1,0 +1,11 @@
+/* protocol_mode_thread.h — included by protocol.h before protocol_body.h:
+ * one thread carries out each operation (CPU workers, one GPU thread per key).
+ * No include guard: once per instantiation. */
+#define P_GEOM_PARAM uint32_t S
+#define P_GEOM_ARG S
+#define P_S S
+#define P_LOAD_ONE(p) P_LOAD(p)
+#define P_ADD_LIVE(v, d) hive_add_u64((v)->stash_live, (d))
+#define P_READ_LIVE(v) hive_read_u64((v)->stash_live)
+#define P_LOCK(v, b) hive_lock_bucket((v), (b))
+#define P_UNLOCK(v, b) hive_unlock_bucket((v), (b))

@@ -1,0 +1,218 @@
+/* dict_batch.cu — C-style launchers for the dictionary's kernels: pick the
+ * kernel for the table's bucket size and the batch's op, launch it on the
+ * caller's stream, read the outcome counters back. */
+#include <stdint.h>
+
+#include "cuda_check.h"
+#include "dict_kernels.cuh"
+#include "table.h"
+
+#define HIVE_THREADS 256
+
+extern const hive_geometry_kernels hive_dict_kernels32[];
+extern const hive_geometry_kernels hive_dict_kernels64[];
+
+extern "C" const hive_geometry_kernels *hive_dict_kernels(uint32_t width, uint32_t S, uint32_t T)
+{
+    const hive_geometry_kernels *k = width == 32 ? hive_dict_kernels32 : hive_dict_kernels64;
+    for (; k->width != 0; k++)
+        if (k->S == S && k->T == T)
+            return k;
+    return NULL;
+}
+
+/* Enough resident blocks to fill the GPU (for n items of `lanes` threads
+ * each); the grid-stride loop does the rest. */
+static unsigned grid_for(const hive_dict *d, uint64_t n, uint32_t lanes)
+{
+    uint64_t blocks = (n * lanes + HIVE_THREADS - 1) / HIVE_THREADS;
+    uint64_t cap = (uint64_t)d->sm_count * 32;
+    return (unsigned)(blocks < cap ? (blocks ? blocks : 1) : cap);
+}
+
+/* Zeroes a counter block, runs `launch`, copies the counters back and waits.
+ * Each call takes its own block from the table's small pool, so concurrent
+ * calls on several streams do not share counters. */
+static hive_status with_counters(hive_dict *d, cudaStream_t s, const char *call,
+                                 void (*launch)(void *ctx, uint64_t *counters), void *ctx,
+                                 uint64_t out[HIVE_CTR_COUNT])
+{
+    unsigned slot = 0;
+    for (unsigned round = 0;; round++) {
+        uint64_t busy = __atomic_load_n(&d->counter_busy, __ATOMIC_ACQUIRE);
+        if (~busy != 0) {
+            slot = (unsigned)__builtin_ctzll(~busy);
+            if (!(__atomic_fetch_or(&d->counter_busy, 1ull << slot, __ATOMIC_ACQ_REL) &
+                  (1ull << slot)))
+                break;
+        }
+    }
+    uint64_t *dev = d->counters + (uint64_t)slot * HIVE_CTR_COUNT;
+    uint64_t *host = d->host_counters + (uint64_t)slot * HIVE_CTR_COUNT;
+    hive_status st = hive_cuda_status(cudaMemsetAsync(dev, 0, HIVE_CTR_COUNT * sizeof(uint64_t), s),
+                                      call, "cudaMemsetAsync(counters)");
+    if (st == HIVE_SUCCESS) {
+        launch(ctx, dev);
+        st = hive_cuda_status(cudaGetLastError(), call, "kernel launch");
+    }
+    if (st == HIVE_SUCCESS)
+        st = hive_cuda_status(cudaMemcpyAsync(host, dev, HIVE_CTR_COUNT * sizeof(uint64_t),
+                                              cudaMemcpyDeviceToHost, s),
+                              call, "cudaMemcpyAsync(counters)");
+    if (st == HIVE_SUCCESS)
+        st = hive_cuda_status(cudaStreamSynchronize(s), call, "cudaStreamSynchronize");
+    if (st == HIVE_SUCCESS)
+        for (int c = 0; c < HIVE_CTR_COUNT; c++)
+            out[c] = host[c];
+    __atomic_fetch_and(&d->counter_busy, ~(1ull << slot), __ATOMIC_ACQ_REL);
+    return st;
+}
+
+typedef struct batch_launch {
+    hive_batch_kernel kernel;
+    unsigned grid;
+    cudaStream_t stream;
+    const hive_view *view;
+    const hive_batch *batch;
+} batch_launch;
+
+static void launch_batch(void *ctx, uint64_t *counters)
+{
+    const batch_launch *l = (const batch_launch *)ctx;
+    l->kernel<<<l->grid, HIVE_THREADS, 0, l->stream>>>(*l->view, *l->batch, counters);
+}
+
+extern "C" hive_status hive_dict_run(hive_table *t, const hive_batch *b, hive_batch_outcome *out,
+                                     hive_stream stream)
+{
+    hive_dict *d = (hive_dict *)t->impl;
+    const hive_geometry_kernels *k = d->kernels;
+    hive_batch_kernel kernel = b->ops != NULL            ? k->mixed
+                               : b->op == HIVE_OP_FIND  ? k->find
+                               : b->op == HIVE_OP_ERASE ? k->erase
+                                                        : k->upsert;
+    batch_launch l = {kernel, grid_for(d, b->n, d->lanes), (cudaStream_t)stream, &d->view, b};
+    uint64_t c[HIVE_CTR_COUNT];
+    HIVE_TRY(with_counters(d, (cudaStream_t)stream, "hive batch (CUDA)", launch_batch, &l, c));
+    out->inserted = c[HIVE_CTR_INSERTED];
+    out->erased = c[HIVE_CTR_ERASED];
+    out->reserved = c[HIVE_CTR_RESERVED];
+    out->full = c[HIVE_CTR_FULL];
+    out->bad_ops = c[HIVE_CTR_BAD_OPS];
+    for (int s = 0; s < 4; s++)
+        __atomic_fetch_add(&d->insert_steps[s], c[HIVE_CTR_STEP0 + s], __ATOMIC_RELAXED);
+    __atomic_fetch_add(&d->evictions, c[HIVE_CTR_EVICTIONS], __ATOMIC_RELAXED);
+    return HIVE_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- counting inserts */
+
+__global__ void __launch_bounds__(256) hive_count_inserts_kernel(const uint8_t *ops, uint64_t n,
+                                                                 uint64_t *counters)
+{
+    hive_tally t = {};
+    uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+        t.c[HIVE_CTR_INSERTED] += ops[i] == HIVE_OP_INSERT || ops[i] == HIVE_OP_UPSERT;
+    hive_tally_flush(&t, counters);
+}
+
+typedef struct count_launch {
+    unsigned grid;
+    cudaStream_t stream;
+    const hive_batch *batch;
+} count_launch;
+
+static void launch_count(void *ctx, uint64_t *counters)
+{
+    const count_launch *l = (const count_launch *)ctx;
+    hive_count_inserts_kernel<<<l->grid, HIVE_THREADS, 0, l->stream>>>(l->batch->ops, l->batch->n,
+                                                                       counters);
+}
+
+extern "C" hive_status hive_dict_count_inserts(hive_table *t, const hive_batch *b, uint64_t *count,
+                                               hive_stream stream)
+{
+    hive_dict *d = (hive_dict *)t->impl;
+    count_launch l = {grid_for(d, b->n, 1), (cudaStream_t)stream, b};
+    uint64_t c[HIVE_CTR_COUNT];
+    HIVE_TRY(with_counters(d, (cudaStream_t)stream, "hive_apply (CUDA)", launch_count, &l, c));
+    *count = c[HIVE_CTR_INSERTED];
+    return HIVE_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- rebuild */
+
+typedef struct rehash_launch {
+    hive_rehash_kernel kernel;
+    unsigned grid;
+    cudaStream_t stream;
+    const uint64_t *from;
+    uint64_t n;
+    const hive_view *to;
+} rehash_launch;
+
+static void launch_rehash(void *ctx, uint64_t *counters)
+{
+    const rehash_launch *l = (const rehash_launch *)ctx;
+    l->kernel<<<l->grid, HIVE_THREADS, 0, l->stream>>>(l->from, l->n, *l->to, counters);
+}
+
+extern "C" hive_status hive_dict_rehash(const hive_dict *from, hive_dict *to, uint64_t *full,
+                                        hive_stream stream)
+{
+    const char *call = "hive resize (CUDA)";
+    uint64_t c[HIVE_CTR_COUNT];
+    *full = 0;
+    rehash_launch main = {to->kernels->rehash,
+                          grid_for(to, from->buckets * from->bucket_slots, 1), (cudaStream_t)stream,
+                          from->view.slots, from->buckets * from->bucket_slots, &to->view};
+    HIVE_TRY(with_counters(to, (cudaStream_t)stream, call, launch_rehash, &main, c));
+    *full += c[HIVE_CTR_FULL];
+    if (from->view.stash_buckets != 0) {
+        rehash_launch stash = main;
+        stash.from = from->view.stash;
+        stash.n = from->view.stash_buckets * from->bucket_slots;
+        stash.grid = grid_for(to, stash.n, 1);
+        HIVE_TRY(with_counters(to, (cudaStream_t)stream, call, launch_rehash, &stash, c));
+        *full += c[HIVE_CTR_FULL];
+    }
+    return HIVE_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- export */
+
+typedef struct export_launch {
+    unsigned grid;
+    cudaStream_t stream;
+    const hive_dict *d;
+    void *keys, *values;
+    uint64_t capacity;
+} export_launch;
+
+static void launch_export(void *ctx, uint64_t *counters)
+{
+    const export_launch *l = (const export_launch *)ctx;
+    const hive_dict *d = l->d;
+    hive_export_kernel k = d->kernels->export_pairs;
+    k<<<l->grid, HIVE_THREADS, 0, l->stream>>>(d->view.slots, d->buckets * d->bucket_slots, l->keys,
+                                              l->values, l->capacity, counters);
+    if (d->view.stash_buckets != 0)
+        k<<<l->grid, HIVE_THREADS, 0, l->stream>>>(d->view.stash, d->view.stash_buckets * d->bucket_slots,
+                                                  l->keys, l->values, l->capacity, counters);
+}
+
+extern "C" hive_status hive_dict_export(hive_dict *d, uint64_t capacity, void *keys, void *values,
+                                        uint64_t *count, hive_stream stream)
+{
+    export_launch l = {grid_for(d, d->buckets * d->bucket_slots, 1), (cudaStream_t)stream, d, keys,
+                       values, capacity};
+    uint64_t c[HIVE_CTR_COUNT];
+    HIVE_TRY(with_counters(d, (cudaStream_t)stream, "hive_export (CUDA)", launch_export, &l, c));
+    *count = c[HIVE_CTR_INSERTED];
+    if (*count > capacity)
+        return hive_fail(HIVE_ERROR_INTERNAL, "hive_export (CUDA)",
+                         "found %llu live pairs, more than the size %llu",
+                         (unsigned long long)*count, (unsigned long long)capacity);
+    return HIVE_SUCCESS;
+}

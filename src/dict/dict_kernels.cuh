@@ -1,0 +1,181 @@
+/* dict_kernels.cuh — the Hive dictionary's kernels.  Each is a grid-stride
+ * loop over one per-key operation of core/protocol.h (one thread per key),
+ * launched from dict_batch.cu on the caller's stream.  Per-key outcomes are
+ * tallied in registers and summed once per warp at the end, so that no
+ * counter is touched per key. */
+#ifndef HIVE_DICT_KERNELS_CUH
+#define HIVE_DICT_KERNELS_CUH
+
+#include <stdint.h>
+
+#include "core/protocol.h"
+#include "dict_table.h"
+
+/* A thread's outcome tallies (indices: HIVE_CTR_*). */
+typedef struct hive_tally {
+    uint32_t c[HIVE_CTR_COUNT];
+} hive_tally;
+
+static __device__ __forceinline__ void hive_tally_flush(const hive_tally *t, uint64_t *counters)
+{
+#pragma unroll
+    for (int c = 0; c < HIVE_CTR_COUNT; c++) {
+        uint32_t sum = __reduce_add_sync(0xffffffffu, t->c[c]);
+        if ((threadIdx.x & 31) == 0 && sum != 0)
+            atomicAdd((unsigned long long *)(counters + c), (unsigned long long)sum);
+    }
+}
+
+/* One element of a batch, carried out by one thread (SUFFIX kv32 or kv64,
+ * GEOM the slots per bucket) or by a tile (SUFFIX kv32_tile, GEOM a
+ * hive_geom).  Every lane of a tile computes the same outcome; its first lane
+ * writes the outputs and tallies.  K is the key and value type. */
+#define HIVE_DEFINE_ONE(name, GEOM_T, SUFFIX, WRITER, K, RESERVED)                          \
+    static __device__ __forceinline__ void name(const hive_view *v, GEOM_T geom,            \
+                                                const hive_batch *b, uint64_t i, int op,     \
+                                                hive_tally *t)                               \
+    {                                                                                        \
+        K key = ((const K *)b->keys)[i];                                                     \
+        int writer = (WRITER);                                                               \
+        int r;                                                                               \
+        if (RESERVED(key)) {                                                                 \
+            r = HIVE_R_REJECTED_RESERVED;                                                    \
+            t->c[HIVE_CTR_RESERVED] += writer;                                               \
+        } else if (op == HIVE_OP_FIND) {                                                     \
+            K value;                                                                         \
+            r = hive_find_##SUFFIX(v, geom, key, &value);                                    \
+            if (writer && r == HIVE_R_FOUND && b->values_out != NULL)                        \
+                ((K *)b->values_out)[i] = value;                                             \
+            if (writer && b->found != NULL)                                                  \
+                b->found[i] = r == HIVE_R_FOUND;                                             \
+        } else if (op == HIVE_OP_INSERT || op == HIVE_OP_UPSERT) {                           \
+            int step;                                                                        \
+            uint32_t moves;                                                                  \
+            int mode = op == HIVE_OP_INSERT ? HIVE_CMB_KEEP : (int)b->combine;               \
+            r = hive_upsert_##SUFFIX(v, geom, key, ((const K *)b->values_in)[i], mode,       \
+                                     &step, &moves);                                         \
+            if (r == HIVE_R_REJECTED_FULL) {                                                 \
+                t->c[HIVE_CTR_FULL] += writer;                                               \
+            } else {                                                                         \
+                t->c[HIVE_CTR_STEP0 + step] += writer;                                       \
+                t->c[HIVE_CTR_EVICTIONS] += writer ? moves : 0;                              \
+                if (r == HIVE_R_INSERTED)                                                    \
+                    t->c[HIVE_CTR_INSERTED] += writer;                                       \
+            }                                                                                \
+        } else if (op == HIVE_OP_ERASE) {                                                    \
+            r = hive_erase_##SUFFIX(v, geom, key);                                           \
+            if (r == HIVE_R_ERASED)                                                          \
+                t->c[HIVE_CTR_ERASED] += writer;                                             \
+        } else {                                                                             \
+            r = 0; /* HIVE_RESULT_NONE */                                                    \
+            t->c[HIVE_CTR_BAD_OPS] += writer;                                                \
+        }                                                                                    \
+        if (writer && b->results != NULL)                                                    \
+            b->results[i] = (uint8_t)r;                                                      \
+    }
+
+HIVE_DEFINE_ONE(hive_dict_one_kv32, uint32_t, kv32, 1, uint32_t, hive_k32_reserved)
+HIVE_DEFINE_ONE(hive_dict_one_kv64, uint32_t, kv64, 1, uint64_t, hive_k64_reserved)
+HIVE_DEFINE_ONE(hive_dict_one_kv32_tile, hive_geom, kv32_tile, hive_tile_first(geom), uint32_t,
+                hive_k32_reserved)
+
+/* OP is a hive_op for a uniform batch, or -1 for a mixed batch (b.ops).  ONE
+ * is the per-element function of the table's key width. */
+#define HIVE_DEFINE_BATCH_KERNEL(name, S, OP, ONE)                                   \
+    __global__ void __launch_bounds__(256) name(hive_view v, hive_batch b, uint64_t *counters) \
+    {                                                                                \
+        hive_tally t = {};                                                           \
+        uint64_t stride = (uint64_t)gridDim.x * blockDim.x;                          \
+        for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < b.n; i += stride) \
+            ONE(&v, S, &b, i, (OP) >= 0 ? (OP) : (int)b.ops[i], &t);                 \
+        hive_tally_flush(&t, counters);                                              \
+    }
+
+/* A tile of T lanes per key: key i goes to the i-th tile of the grid. */
+#define HIVE_DEFINE_TILE_KERNEL(name, S, T, OP)                                      \
+    __global__ void __launch_bounds__(256) name(hive_view v, hive_batch b, uint64_t *counters) \
+    {                                                                                \
+        const hive_geom g = {S, T};                                                  \
+        hive_tally t = {};                                                           \
+        uint64_t stride = (uint64_t)gridDim.x * blockDim.x / T;                      \
+        for (uint64_t i = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) / T; i < b.n; i += stride) \
+            hive_dict_one_kv32_tile(&v, g, &b, i, (OP) >= 0 ? (OP) : (int)b.ops[i], &t); \
+        hive_tally_flush(&t, counters);                                              \
+    }
+
+/* The four batch kernels of one bucket size and width (W: 32 or 64). */
+#define HIVE_DEFINE_BATCH_KERNELS(W, S)                                                          \
+    HIVE_DEFINE_BATCH_KERNEL(hive_find_kv##W##_s##S, S, HIVE_OP_FIND, hive_dict_one_kv##W)       \
+    HIVE_DEFINE_BATCH_KERNEL(hive_upsert_kv##W##_s##S, S, HIVE_OP_UPSERT, hive_dict_one_kv##W)   \
+    HIVE_DEFINE_BATCH_KERNEL(hive_erase_kv##W##_s##S, S, HIVE_OP_ERASE, hive_dict_one_kv##W)     \
+    HIVE_DEFINE_BATCH_KERNEL(hive_mixed_kv##W##_s##S, S, -1, hive_dict_one_kv##W)
+
+/* The four tile kernels of one KV32 geometry. */
+#define HIVE_DEFINE_TILE_KERNELS(S, T)                                                  \
+    HIVE_DEFINE_TILE_KERNEL(hive_find_kv32_s##S##_t##T, S, T, HIVE_OP_FIND)             \
+    HIVE_DEFINE_TILE_KERNEL(hive_upsert_kv32_s##S##_t##T, S, T, HIVE_OP_UPSERT)         \
+    HIVE_DEFINE_TILE_KERNEL(hive_erase_kv32_s##S##_t##T, S, T, HIVE_OP_ERASE)           \
+    HIVE_DEFINE_TILE_KERNEL(hive_mixed_kv32_s##S##_t##T, S, T, -1)
+
+/* A slot's key and value, read outside any concurrent operation (a rebuild
+ * or an export runs alone). */
+static __device__ __forceinline__ uint32_t hive_slot_key_kv32(const uint64_t *s) { return hive_slot_key32(*s); }
+static __device__ __forceinline__ uint32_t hive_slot_value_kv32(const uint64_t *s) { return hive_slot_value32(*s); }
+static __device__ __forceinline__ uint64_t hive_slot_key_kv64(const uint64_t *s) { return s[0]; }
+static __device__ __forceinline__ uint64_t hive_slot_value_kv64(const uint64_t *s) { return s[1]; }
+
+/* Re-inserts the live pairs of slot array `from` (n slots) into view `to`. */
+#define HIVE_DEFINE_REHASH_KERNEL(W, S, K)                                                      \
+    __global__ void __launch_bounds__(256) hive_rehash_kv##W##_s##S(const uint64_t *from, uint64_t n, \
+                                                                    hive_view to, uint64_t *counters) \
+    {                                                                                           \
+        hive_tally t = {};                                                                      \
+        uint64_t stride = (uint64_t)gridDim.x * blockDim.x;                                     \
+        for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) { \
+            const uint64_t *slot = from + i * (W / 32);                                         \
+            K key = hive_slot_key_kv##W(slot);                                                  \
+            if (hive_k##W##_reserved(key))                                                      \
+                continue;                                                                       \
+            int step;                                                                           \
+            uint32_t moves;                                                                     \
+            int r = hive_upsert_kv##W(&to, S, key, hive_slot_value_kv##W(slot), HIVE_CMB_ASSIGN, \
+                                      &step, &moves);                                           \
+            t.c[r == HIVE_R_REJECTED_FULL ? HIVE_CTR_FULL : HIVE_CTR_INSERTED]++;                \
+        }                                                                                       \
+        hive_tally_flush(&t, counters);                                                         \
+    }
+
+/* Appends the live pairs of `slots` (n of them) to out_keys/out_values;
+ * counters[HIVE_CTR_INSERTED] is the shared write cursor. */
+#define HIVE_DEFINE_EXPORT_KERNEL(W, K)                                                          \
+    __global__ void __launch_bounds__(256) hive_export_kv##W(const uint64_t *slots, uint64_t n,  \
+                                                             K *out_keys, K *out_values,         \
+                                                             uint64_t capacity, uint64_t *counters) \
+    {                                                                                            \
+        uint64_t stride = (uint64_t)gridDim.x * blockDim.x;                                      \
+        uint64_t start = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;                        \
+        uint64_t rounds = (n + stride - 1) / stride; /* every lane runs the same trips */        \
+        for (uint64_t r = 0; r < rounds; r++) {                                                  \
+            uint64_t i = start + r * stride;                                                     \
+            const uint64_t *slot = slots + i * (W / 32);                                         \
+            int live = i < n && !hive_k##W##_reserved(hive_slot_key_kv##W(slot));                \
+            uint32_t mask = __ballot_sync(0xffffffffu, live);                                    \
+            if (mask == 0)                                                                       \
+                continue;                                                                        \
+            int lane = threadIdx.x & 31;                                                         \
+            unsigned long long base = 0;                                                         \
+            if (lane == 0)                                                                       \
+                base = atomicAdd((unsigned long long *)(counters + HIVE_CTR_INSERTED),           \
+                                 (unsigned long long)__popc(mask));                              \
+            base = __shfl_sync(0xffffffffu, base, 0);                                            \
+            if (live) {                                                                          \
+                uint64_t at = base + __popc(mask & ((1u << lane) - 1));                          \
+                if (at < capacity) {                                                             \
+                    out_keys[at] = hive_slot_key_kv##W(slot);                                    \
+                    out_values[at] = hive_slot_value_kv##W(slot);                                \
+                }                                                                                \
+            }                                                                                    \
+        }                                                                                        \
+    }
+
+#endif

@@ -1,0 +1,84 @@
+/* dict_table.h — the CUDA backend's state for one table: device arrays laid
+ * out as core/protocol.h expects, the launch geometry, and the small buffers
+ * a batch reads its outcome back through. */
+#ifndef HIVE_DICT_TABLE_H
+#define HIVE_DICT_TABLE_H
+
+#include <cuda_runtime.h>
+#include <stdint.h>
+
+#include "backend.h"
+#include "core/protocol.h"
+
+/* Per-batch counters summed on the device, read back after each batch. */
+enum {
+    HIVE_CTR_INSERTED,
+    HIVE_CTR_ERASED,
+    HIVE_CTR_RESERVED,
+    HIVE_CTR_FULL,
+    HIVE_CTR_BAD_OPS,
+    HIVE_CTR_STEP0, /* .. HIVE_CTR_STEP0 + 3: insert steps */
+    HIVE_CTR_EVICTIONS = HIVE_CTR_STEP0 + 4,
+    HIVE_CTR_COUNT
+};
+
+#define HIVE_COUNTER_BLOCKS 64
+
+/* Kernels of one geometry and key width (dict_kernels32.cu, dict_kernels64.cu). */
+typedef void (*hive_batch_kernel)(hive_view, hive_batch, uint64_t *);
+typedef void (*hive_rehash_kernel)(const uint64_t *, uint64_t, hive_view, uint64_t *);
+typedef void (*hive_export_kernel)(const uint64_t *, uint64_t, void *, void *, uint64_t, uint64_t *);
+
+typedef struct hive_geometry_kernels {
+    uint32_t width; /* key bits: 32 or 64 */
+    uint32_t S, T;  /* slots per bucket, lanes per key */
+    hive_batch_kernel find, upsert, erase, mixed;
+    hive_rehash_kernel rehash; /* one thread per key: threads and tiles share the layout */
+    hive_export_kernel export_pairs;
+} hive_geometry_kernels;
+
+typedef struct hive_dict {
+    int device;
+    uint32_t slot_words;   /* 64-bit words per slot: 1 (KV32) or 2 (KV64) */
+    const hive_geometry_kernels *kernels;
+    uint32_t bucket_slots; /* S */
+    uint32_t lanes;        /* lanes per key */
+    int sm_count;
+    hive_view view;        /* device pointers, passed by value to kernels */
+    uint64_t buckets;
+    uint64_t bytes_held;
+    /* HIVE_COUNTER_BLOCKS blocks of HIVE_CTR_COUNT counters, one per call in
+     * flight (calls may come from several host threads at once). */
+    uint64_t *counters;      /* device */
+    uint64_t *host_counters; /* pinned host */
+    uint64_t counter_busy;   /* bit i: block i in use (host atomics) */
+    /* lifetime totals, for hive_stats */
+    uint64_t insert_steps[4];
+    uint64_t evictions;
+} hive_dict;
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The kernels for a width and geometry, or NULL if this build has none. */
+const hive_geometry_kernels *hive_dict_kernels(uint32_t width, uint32_t S, uint32_t T);
+
+/* dict_batch.cu */
+hive_status hive_dict_run(hive_table *t, const hive_batch *b, hive_batch_outcome *out,
+                          hive_stream stream);
+hive_status hive_dict_count_inserts(hive_table *t, const hive_batch *b, uint64_t *count,
+                                    hive_stream stream);
+/* Re-inserts every live pair of `from` into `to` (a rebuild step); counts
+ * the pairs that found no room in *full. */
+hive_status hive_dict_rehash(const hive_dict *from, hive_dict *to, uint64_t *full,
+                             hive_stream stream);
+/* Writes all live pairs to keys/values; *count receives their number. */
+hive_status hive_dict_export(hive_dict *d, uint64_t capacity, void *keys, void *values,
+                             uint64_t *count, hive_stream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

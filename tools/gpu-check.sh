@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# gpu-check: the one-shot run for a machine with a GPU (no network needed).
+# Builds for sm_90, runs every test with HIVE_REQUIRE_GPU=1 (a missing GPU
+# fails instead of skipping), runs the GPU tests under compute-sanitizer
+# (memcheck and racecheck, short inputs), then the quick benchmark.  Logs and
+# results go to build-gpu/gpu-check, and when $OUT is set (the device tool
+# brings back at most 8 files) into $OUT/gpu-check.tgz plus $OUT/summary.log.
+# Environment: BENCH_ARGS (default "quick"), SANITIZE=0 to skip the sanitizer.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+build=build-gpu
+out=$build/gpu-check
+rm -rf "$out"; mkdir -p "$out"
+status=0
+step() { echo "=== $*"; }
+
+gen=()
+command -v ninja >/dev/null && gen=(-G Ninja)
+step "configure + build (sm_90)"
+cmake -S . -B "$build" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DHIVE_WITH_CUDA=ON \
+      -DCMAKE_CUDA_ARCHITECTURES=90 >"$out/build.log" 2>&1 &&
+  cmake --build "$build" -j "$(nproc)" >>"$out/build.log" 2>&1 ||
+  { tail -40 "$out/build.log"; echo "gpu-check: build failed"; exit 1; }
+
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv >"$out/gpu.txt" 2>&1
+cat "$out/gpu.txt"
+git rev-parse HEAD >"$out/commit.txt" 2>/dev/null || echo "${HIVE_COMMIT:-unknown}" >"$out/commit.txt"
+
+step "tests (HIVE_REQUIRE_GPU=1)"
+HIVE_REQUIRE_GPU=1 ctest --test-dir "$build" --output-on-failure -j 8 -LE slow 2>&1 | tee "$out/tests.log" | tail -25
+[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+
+if [ "${SANITIZE:-1}" != 0 ] && command -v compute-sanitizer >/dev/null; then
+  for tool in memcheck racecheck; do
+    step "compute-sanitizer --tool $tool"
+    : >"$out/sanitizer-$tool.log"
+    for t in "$build"/tests/hive-sanitize-*; do
+      [ -x "$t" ] || continue
+      HIVE_REQUIRE_GPU=1 compute-sanitizer --tool "$tool" --error-exitcode 1 "$t" >>"$out/sanitizer-$tool.log" 2>&1 ||
+        { status=1; echo "FAILED: $tool $t"; }
+    done
+    grep -E "ERROR SUMMARY|RACECHECK SUMMARY|FAILED" "$out/sanitizer-$tool.log" | sort | uniq -c
+  done
+fi
+
+step "hive-bench ${BENCH_ARGS:-quick}"
+# shellcheck disable=SC2086
+"$build"/bench/hive-bench ${BENCH_ARGS:-quick} --out "$out/results" 2>&1 | tee "$out/bench.log" | tail -60
+[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+echo "gpu-check: $([ $status -eq 0 ] && echo PASSED || echo FAILED)"
+if [ -n "${OUT:-}" ]; then
+  tar czf "$OUT/gpu-check.tgz" -C "$build" gpu-check
+  { cat "$out/gpu.txt"; tail -30 "$out/tests.log"; tail -80 "$out/bench.log"; } >"$OUT/summary.log" 2>&1
+fi
+exit $status

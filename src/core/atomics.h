@@ -82,6 +82,15 @@ HIVE_PROTO hive_u128 hive_cas128(hive_u128 *p, hive_u128 expected, hive_u128 des
 
 HIVE_PROTO uint64_t hive_read_u64(const uint64_t *p) { return hive_load64(p); }
 
+HIVE_PROTO uint32_t hive_read_u32(const uint32_t *p)
+{
+    uint32_t v;
+    asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+
+HIVE_PROTO void hive_or_u32(uint32_t *p, uint32_t bits) { atomicOr(p, bits); }
+
 HIVE_PROTO int hive_lock_try(uint32_t *word, uint32_t bit)
 {
     if (atomicOr(word, bit) & bit)
@@ -145,6 +154,10 @@ HIVE_PROTO uint64_t hive_add_u64(uint64_t *p, uint64_t d)
 }
 
 HIVE_PROTO uint64_t hive_read_u64(const uint64_t *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+
+HIVE_PROTO uint32_t hive_read_u32(const uint32_t *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+
+HIVE_PROTO void hive_or_u32(uint32_t *p, uint32_t bits) { __atomic_fetch_or(p, bits, __ATOMIC_ACQ_REL); }
 
 HIVE_PROTO int hive_lock_try(uint32_t *word, uint32_t bit)
 {

@@ -69,7 +69,8 @@ typedef struct hive_view {
     uint64_t *slots;         /* buckets * S slots */
     uint32_t *locks;         /* one bit per bucket */
     uint64_t *stash;         /* stash_buckets * S slots, or NULL */
-    uint64_t *stash_live;    /* live keys in the stash (one counter) */
+    uint32_t *stash_used;    /* one bit per stash bucket: a pair was ever placed there */
+    uint64_t *stash_live;    /* live keys in the stash (one counter, for stats) */
     hive_index ix;           /* bucket index rule (linear hashing) */
     uint64_t stash_buckets;  /* 0: no stash */
     uint32_t max_evictions;  /* <= HIVE_MAX_CHAIN */
@@ -80,6 +81,23 @@ HIVE_PROTO uint64_t hive_stash_home(uint32_t h1, uint32_t h2, uint64_t stash_buc
 {
     uint64_t h = ((uint64_t)h2 << 32 | h1) * 0x9E3779B97F4A7C15ull;
     return (h >> 32) % stash_buckets;
+}
+
+/* Has stash bucket sb ever held a pair?  A key's stash probe starts at its
+ * home bucket and only goes on past buckets without an EMPTY slot, so a home
+ * bucket that never held a pair ends every probe that starts there.  One bit
+ * per bucket keeps this check off DRAM and off any single hot address. */
+HIVE_PROTO int hive_stash_bucket_used(const hive_view *v, uint64_t sb)
+{
+    return (hive_read_u32(v->stash_used + (sb >> 5)) >> (sb & 31)) & 1u;
+}
+
+HIVE_PROTO void hive_stash_mark_used(const hive_view *v, uint64_t sb)
+{
+    uint32_t bit = 1u << (sb & 31);
+    if (!(hive_read_u32(v->stash_used + (sb >> 5)) & bit))
+        hive_or_u32(v->stash_used + (sb >> 5), bit);
+    hive_fence(); /* the mark is visible before the pair it announces */
 }
 
 HIVE_PROTO void hive_lock_bucket(const hive_view *v, uint64_t b)
@@ -136,6 +154,13 @@ HIVE_PROTO void hive_tile_add_live(hive_geom g, const hive_view *v, uint64_t d)
 {
     if (hive_tile_first(g))
         hive_add_u64(v->stash_live, d);
+}
+
+HIVE_PROTO void hive_tile_mark_stash(hive_geom g, const hive_view *v, uint64_t sb)
+{
+    if (hive_tile_first(g))
+        hive_stash_mark_used(v, sb);
+    __syncwarp(hive_tile_mask(g));
 }
 
 #define P_SUFFIX(name) name##_kv32_tile

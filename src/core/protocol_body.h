@@ -99,6 +99,7 @@ typedef struct P_SUFFIX(hive_stash_scan) {
     P_SLOT match_word;
     P_SLOT *free_slot;
     P_SLOT free_word;
+    uint64_t free_bucket;
 } P_SUFFIX(hive_stash_scan);
 
 HIVE_PROTO P_SUFFIX(hive_stash_scan) P_SUFFIX(hive_scan_stash)(const hive_view *v, P_GEOM_PARAM,
@@ -109,6 +110,7 @@ HIVE_PROTO P_SUFFIX(hive_stash_scan) P_SUFFIX(hive_scan_stash)(const hive_view *
     r.match_word = 0;
     r.free_slot = 0;
     r.free_word = 0;
+    r.free_bucket = 0;
     if (v->stash_buckets == 0)
         return r;
     uint64_t home = hive_stash_home(h1, h2, v->stash_buckets);
@@ -125,11 +127,13 @@ HIVE_PROTO P_SUFFIX(hive_stash_scan) P_SUFFIX(hive_scan_stash)(const hive_view *
         if (r.free_slot == 0 && s.tomb >= 0) {
             r.free_slot = bucket + s.tomb;
             r.free_word = s.tomb_word;
+            r.free_bucket = sb;
         }
         if (s.empty >= 0) {
             if (r.free_slot == 0) {
                 r.free_slot = bucket + s.empty;
                 r.free_word = s.word;
+                r.free_bucket = sb;
             }
             return r;
         }
@@ -137,10 +141,12 @@ HIVE_PROTO P_SUFFIX(hive_stash_scan) P_SUFFIX(hive_scan_stash)(const hive_view *
     return r;
 }
 
-HIVE_PROTO int P_SUFFIX(hive_stash_in_use)(const hive_view *v, P_GEOM_PARAM)
+/* May the stash hold k?  Only if k's home stash bucket ever held a pair. */
+HIVE_PROTO int P_SUFFIX(hive_stash_in_use)(const hive_view *v, P_GEOM_PARAM, uint32_t h1, uint32_t h2)
 {
     (void)P_GEOM_ARG;
-    return v->stash_buckets != 0 && P_READ_LIVE(v) != 0;
+    return v->stash_buckets != 0 &&
+           P_STASH_USED(v, hive_stash_home(h1, h2, v->stash_buckets));
 }
 
 /* ---------------------------------------------------------------- find */
@@ -171,7 +177,7 @@ HIVE_PROTO int P_SUFFIX(hive_find)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P_
             moving |= s2.moving;
             second_has_empty = s2.empty >= 0;
         }
-        if (!second_has_empty && P_SUFFIX(hive_stash_in_use)(v, P_GEOM_ARG)) {
+        if (!second_has_empty && P_SUFFIX(hive_stash_in_use)(v, P_GEOM_ARG, h1, h2)) {
             P_SUFFIX(hive_stash_scan) st = P_SUFFIX(hive_scan_stash)(v, P_GEOM_ARG, k, h1, h2);
             if (st.match) {
                 *out = P_VAL_OF(st.match_word);
@@ -217,7 +223,7 @@ HIVE_PROTO int P_SUFFIX(hive_erase)(const hive_view *v, P_GEOM_PARAM, P_KEY k)
             moving |= s2.moving;
             second_has_empty = s2.empty >= 0;
         }
-        if (!second_has_empty && P_SUFFIX(hive_stash_in_use)(v, P_GEOM_ARG)) {
+        if (!second_has_empty && P_SUFFIX(hive_stash_in_use)(v, P_GEOM_ARG, h1, h2)) {
             P_SUFFIX(hive_stash_scan) st = P_SUFFIX(hive_scan_stash)(v, P_GEOM_ARG, k, h1, h2);
             if (st.match) {
                 if (P_CAS(st.match, st.match_word, tomb) == st.match_word) {
@@ -257,35 +263,34 @@ HIVE_PROTO int P_SUFFIX(hive_movable)(const hive_view *v, P_SLOT word, uint64_t 
 
 /* Carries out a chain found by hive_evict: moves the last victim into the free
  * slot, each earlier victim into the slot its successor left, and k into the
- * first victim's slot.  Each move freezes the source, copies, then overwrites
- * the source (R5).  Returns 1, or 0 if a slot changed meanwhile (the chain is
- * abandoned: a slot already vacated becomes a TOMB, nothing is lost). */
+ * first victim's slot.  Every link is frozen first (key -> MOVING), so a chain
+ * is applied whole or not at all: if a link changed since it was seen, or the
+ * free slot was taken, the frozen links are thawed and nothing moved.  Then
+ * the copies run from the end, each visible before its source is reused (R5).
+ * Returns 1 if applied. */
 HIVE_PROTO int P_SUFFIX(hive_apply_chain)(P_GEOM_PARAM, P_SUFFIX(hive_link) * chain, int depth, P_SLOT *free_slot,
                                           P_SLOT free_word, P_SLOT newcomer)
 {
     (void)P_GEOM_ARG;
-    const P_SLOT tomb = P_MAKE(P_TOMB, 0);
-    P_SLOT frozen_last = P_MAKE(P_MOVING, P_VAL_OF(chain[depth - 1].word));
-    if (P_CAS(chain[depth - 1].slot, chain[depth - 1].word, frozen_last) != chain[depth - 1].word)
-        return 0;
-    if (P_CAS(free_slot, free_word, chain[depth - 1].word) != free_word) {
-        P_CAS(chain[depth - 1].slot, frozen_last, chain[depth - 1].word); /* thaw */
-        return 0;
+    int frozen = 0;
+    while (frozen < depth) {
+        P_SLOT ice = P_MAKE(P_MOVING, P_VAL_OF(chain[frozen].word));
+        if (P_CAS(chain[frozen].slot, chain[frozen].word, ice) != chain[frozen].word)
+            break;
+        frozen++;
     }
-    hive_fence(); /* the copy is visible before its source is reused */
-    P_SLOT frozen_next = frozen_last;
-    for (int i = depth - 2; i >= 0; i--) {
-        P_SLOT frozen = P_MAKE(P_MOVING, P_VAL_OF(chain[i].word));
-        if (P_CAS(chain[i].slot, chain[i].word, frozen) != chain[i].word) {
-            P_CAS(chain[i + 1].slot, frozen_next, tomb);
-            return 0;
+    if (frozen == depth && P_CAS(free_slot, free_word, chain[depth - 1].word) == free_word) {
+        hive_fence(); /* each copy is visible before its source is reused */
+        for (int i = depth - 1; i > 0; i--) {
+            P_CAS(chain[i].slot, P_MAKE(P_MOVING, P_VAL_OF(chain[i].word)), chain[i - 1].word);
+            hive_fence();
         }
-        P_CAS(chain[i + 1].slot, frozen_next, chain[i].word);
-        hive_fence();
-        frozen_next = frozen;
+        P_CAS(chain[0].slot, P_MAKE(P_MOVING, P_VAL_OF(chain[0].word)), newcomer);
+        return 1;
     }
-    P_CAS(chain[0].slot, frozen_next, newcomer);
-    return 1;
+    while (frozen-- > 0) /* thaw */
+        P_CAS(chain[frozen].slot, P_MAKE(P_MOVING, P_VAL_OF(chain[frozen].word)), chain[frozen].word);
+    return 0;
 }
 
 /* Looks for a displacement chain of at most max_evictions moves that frees a
@@ -303,6 +308,7 @@ HIVE_PROTO int P_SUFFIX(hive_evict)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P
             P_SLOT *bucket = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b, P_S);
             int walk = -1;
             uint64_t walk_dest = 0;
+            P_SLOT walk_word = 0;
             uint32_t start = (h1 + 7u * (uint32_t)depth + attempt) % P_S;
             for (uint32_t j = 0; j < P_S; j++) {
                 uint32_t i = (start + j) % P_S;
@@ -312,9 +318,11 @@ HIVE_PROTO int P_SUFFIX(hive_evict)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P
                     continue;
                 P_SLOT *dest_bucket = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, dest, P_S);
                 P_SUFFIX(hive_scan) ds = P_SUFFIX(hive_scan_bucket)(dest_bucket, P_GEOM_ARG, P_KEY_OF(w));
+                if (ds.match >= 0)
+                    continue; /* w is stale: its key is being moved by someone else */
                 chain[depth].slot = bucket + i;
                 chain[depth].word = w;
-                if (ds.match < 0 && (ds.empty >= 0 || ds.tomb >= 0)) {
+                if (ds.empty >= 0 || ds.tomb >= 0) {
                     P_SLOT *free_slot = dest_bucket + (ds.empty >= 0 ? ds.empty : ds.tomb);
                     P_SLOT free_word = ds.empty >= 0 ? ds.word : ds.tomb_word;
                     if (P_SUFFIX(hive_apply_chain)(P_GEOM_ARG, chain, depth + 1, free_slot, free_word, P_MAKE(k, val)))
@@ -322,17 +330,21 @@ HIVE_PROTO int P_SUFFIX(hive_evict)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P
                     depth = (int)max_depth; /* raced: start a fresh attempt */
                     break;
                 }
+                /* dest is full (no EMPTY: never again), so keys may be moved
+                 * out of it at the next level without breaking R4. */
                 if (walk < 0) {
                     walk = (int)i;
                     walk_dest = dest;
+                    walk_word = w;
                 }
             }
             if ((uint32_t)depth >= max_depth || walk < 0)
                 break;
+            /* The word seen when walk_dest was computed from it: if the slot
+             * has changed since, freezing it fails and the chain is dropped,
+             * so a key is never moved to a bucket that is not its own. */
             chain[depth].slot = bucket + walk;
-            chain[depth].word = P_LOAD_ONE(bucket + walk);
-            if (P_KEY_OF(chain[depth].word) == P_MOVING || P_RESERVED(P_KEY_OF(chain[depth].word)))
-                break;
+            chain[depth].word = walk_word;
             depth++;
             b = walk_dest;
         }
@@ -376,14 +388,16 @@ HIVE_PROTO int P_SUFFIX(hive_insert_locked)(const hive_view *v, P_GEOM_PARAM, P_
                 continue;
             }
         }
-        P_SUFFIX(hive_stash_scan) st = P_SUFFIX(hive_scan_stash)(v, P_GEOM_ARG, k, h1, h2);
-        if (st.match) {
-            int r = P_SUFFIX(hive_update_slot)(P_GEOM_ARG, st.match, st.match_word, k, val, mode);
-            if (r) {
-                *step = HIVE_STEP_REPLACE;
-                return r;
+        if (P_SUFFIX(hive_stash_in_use)(v, P_GEOM_ARG, h1, h2)) {
+            P_SUFFIX(hive_stash_scan) st = P_SUFFIX(hive_scan_stash)(v, P_GEOM_ARG, k, h1, h2);
+            if (st.match) {
+                int r = P_SUFFIX(hive_update_slot)(P_GEOM_ARG, st.match, st.match_word, k, val, mode);
+                if (r) {
+                    *step = HIVE_STEP_REPLACE;
+                    return r;
+                }
+                continue;
             }
-            continue;
         }
         if (s1.moving || s2.moving) {
             hive_backoff(round); /* k itself may be in flight */
@@ -417,7 +431,13 @@ HIVE_PROTO int P_SUFFIX(hive_insert_locked)(const hive_view *v, P_GEOM_PARAM, P_
             *moves = (uint32_t)moved;
             return HIVE_R_INSERTED;
         }
+        /* Last resort: the stash (scanned again: the scan above may have
+         * been skipped, and eviction took time). */
+        P_SUFFIX(hive_stash_scan) st = P_SUFFIX(hive_scan_stash)(v, P_GEOM_ARG, k, h1, h2);
+        if (st.match)
+            continue; /* unreachable while we hold b1's lock; retrying is safe */
         if (st.free_slot) {
+            P_MARK_STASH(v, st.free_bucket);
             if (P_CAS(st.free_slot, st.free_word, pair) == st.free_word) {
                 P_ADD_LIVE(v, 1);
                 *step = HIVE_STEP_STASH;
@@ -471,7 +491,7 @@ HIVE_PROTO int P_SUFFIX(hive_upsert)(const hive_view *v, P_GEOM_PARAM, P_KEY k, 
             moving |= s2.moving;
             second_has_empty = s2.empty >= 0;
         }
-        if (!second_has_empty && P_SUFFIX(hive_stash_in_use)(v, P_GEOM_ARG)) {
+        if (!second_has_empty && P_SUFFIX(hive_stash_in_use)(v, P_GEOM_ARG, h1, h2)) {
             P_SUFFIX(hive_stash_scan) st = P_SUFFIX(hive_scan_stash)(v, P_GEOM_ARG, k, h1, h2);
             if (st.match) {
                 int r = P_SUFFIX(hive_update_slot)(P_GEOM_ARG, st.match, st.match_word, k, val, mode);
@@ -513,7 +533,8 @@ HIVE_PROTO int P_SUFFIX(hive_upsert)(const hive_view *v, P_GEOM_PARAM, P_KEY k, 
 #undef P_S
 #undef P_LOAD_ONE
 #undef P_ADD_LIVE
-#undef P_READ_LIVE
+#undef P_STASH_USED
+#undef P_MARK_STASH
 #undef P_LOCK
 #undef P_UNLOCK
 #undef P_TILE

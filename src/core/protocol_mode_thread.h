@@ -6,6 +6,7 @@
 #define P_S S
 #define P_LOAD_ONE(p) P_LOAD(p)
 #define P_ADD_LIVE(v, d) hive_add_u64((v)->stash_live, (d))
-#define P_READ_LIVE(v) hive_read_u64((v)->stash_live)
+#define P_STASH_USED(v, sb) hive_stash_bucket_used((v), (sb))
+#define P_MARK_STASH(v, sb) hive_stash_mark_used((v), (sb))
 #define P_LOCK(v, b) hive_lock_bucket((v), (b))
 #define P_UNLOCK(v, b) hive_unlock_bucket((v), (b))

@@ -11,6 +11,7 @@
 #define P_S g.S
 #define P_LOAD_ONE(p) hive_tile_bcast64(g, hive_tile_first(g) ? P_LOAD(p) : 0)
 #define P_ADD_LIVE(v, d) hive_tile_add_live(g, (v), (d))
-#define P_READ_LIVE(v) hive_tile_bcast64(g, hive_tile_first(g) ? hive_read_u64((v)->stash_live) : 0)
+#define P_STASH_USED(v, sb) hive_tile_bcast64(g, hive_tile_first(g) ? hive_stash_bucket_used((v), (sb)) : 0)
+#define P_MARK_STASH(v, sb) hive_tile_mark_stash(g, (v), (sb))
 #define P_LOCK(v, b) hive_tile_lock(g, (v), (b))
 #define P_UNLOCK(v, b) hive_tile_unlock(g, (v), (b))

@@ -57,10 +57,12 @@ static void free_arrays(hive_dict *d)
     cudaFree(d->view.slots);
     cudaFree(d->view.locks);
     cudaFree(d->view.stash);
+    cudaFree(d->view.stash_used);
     cudaFree(d->view.stash_live);
     d->view.slots = NULL;
     d->view.locks = NULL;
     d->view.stash = NULL;
+    d->view.stash_used = NULL;
     d->view.stash_live = NULL;
 }
 
@@ -72,7 +74,8 @@ static uint64_t slot_array_bytes(const hive_dict *d, uint64_t buckets)
 static uint64_t bytes_held(const hive_dict *d)
 {
     return slot_array_bytes(d, d->buckets + d->view.stash_buckets) +
-           (d->buckets + 31) / 32 * sizeof(uint32_t) + sizeof(uint64_t) +
+           ((d->buckets + 31) / 32 + (d->view.stash_buckets + 31) / 32) * sizeof(uint32_t) +
+           sizeof(uint64_t) +
            HIVE_COUNTER_BLOCKS * HIVE_CTR_COUNT * sizeof(uint64_t);
 }
 
@@ -94,6 +97,9 @@ static hive_status alloc_arrays(hive_dict *d, uint64_t buckets, double stash_fra
     if (st == HIVE_SUCCESS)
         st = device_alloc((void **)&d->view.stash, slot_array_bytes(d, stash_buckets), call, "stash");
     if (st == HIVE_SUCCESS)
+        st = device_alloc((void **)&d->view.stash_used, (stash_buckets + 31) / 32 * sizeof(uint32_t), call,
+                          "stash bitmap");
+    if (st == HIVE_SUCCESS)
         st = device_alloc((void **)&d->view.stash_live, sizeof(uint64_t), call, "stash counter");
     if (st == HIVE_SUCCESS)
         st = hive_cuda_status(cudaMemsetAsync(d->view.slots, 0xFF, slot_array_bytes(d, buckets), s),
@@ -104,6 +110,9 @@ static hive_status alloc_arrays(hive_dict *d, uint64_t buckets, double stash_fra
     if (st == HIVE_SUCCESS && stash_buckets)
         st = hive_cuda_status(cudaMemsetAsync(d->view.stash, 0xFF, slot_array_bytes(d, stash_buckets), s),
                               call, "clearing the stash");
+    if (st == HIVE_SUCCESS && stash_buckets)
+        st = hive_cuda_status(cudaMemsetAsync(d->view.stash_used, 0, (stash_buckets + 31) / 32 * sizeof(uint32_t), s),
+                              call, "clearing the stash bitmap");
     if (st == HIVE_SUCCESS)
         st = hive_cuda_status(cudaMemsetAsync(d->view.stash_live, 0, sizeof(uint64_t), s), call,
                               "clearing the stash counter");
@@ -263,6 +272,10 @@ static hive_status dict_clear(hive_table *t, hive_stream stream)
         st = hive_cuda_status(cudaMemsetAsync(d->view.stash, 0xFF,
                                               slot_array_bytes(d, d->view.stash_buckets), s),
                               call, "clearing the stash");
+    if (st == HIVE_SUCCESS && d->view.stash_buckets)
+        st = hive_cuda_status(cudaMemsetAsync(d->view.stash_used, 0,
+                                              (d->view.stash_buckets + 31) / 32 * sizeof(uint32_t), s),
+                              call, "clearing the stash bitmap");
     if (st == HIVE_SUCCESS)
         st = hive_cuda_status(cudaMemsetAsync(d->view.stash_live, 0, sizeof(uint64_t), s), call,
                               "clearing the stash counter");

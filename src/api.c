@@ -205,6 +205,22 @@ static hive_status shrink_if_sparse(hive_table *t, hive_stream stream)
     return s;
 }
 
+/* Empties a crowded stash by rebuilding the table at its size: every pair is
+ * placed again, tombstones become EMPTY frontier slots, and the stash keeps
+ * only what still does not fit (the backend grows the table if that is too
+ * much).  Without this, churn at a fixed capacity fills the stash: its pairs
+ * leave only when erased.  Called with no lock held. */
+static hive_status relieve_stash(hive_table *t, hive_stream stream)
+{
+    pthread_rwlock_wrlock(&t->resize_lock);
+    uint64_t before = t->ops->capacity(t);
+    hive_status s = t->ops->resize(t, before, stream);
+    if (s == HIVE_SUCCESS && t->ops->capacity(t) > before)
+        __atomic_fetch_add(&t->grows, 1, __ATOMIC_SEQ_CST);
+    pthread_rwlock_unlock(&t->resize_lock);
+    return s == HIVE_ERROR_OUT_OF_MEMORY ? HIVE_SUCCESS : s; /* the table is intact either way */
+}
+
 /* ---------------------------------------------------------------- batches */
 
 static hive_status check_array(const hive_table *t, const void *p, int required,
@@ -234,12 +250,54 @@ static hive_status outcome_status(const hive_batch_outcome *o, const char *call)
     return HIVE_SUCCESS;
 }
 
-/* Runs one checked batch: grows first if it may insert, shrinks after if it
- * may erase, and turns the outcome into a status. */
-static hive_status run_batch(hive_table *t, const hive_batch *b, int may_insert, int may_erase,
-                             hive_stream stream, const char *call)
+/* Keys rejected for lack of room in a table that may still grow: grow it by
+ * half and run those keys again, until they fit or memory runs out.  Near a
+ * high max_load_factor, or in a small table filled by one large batch, a few
+ * keys can find their two buckets, their eviction chains and their stash probe
+ * all full while the table as a whole is not. */
+static hive_status retry_full(hive_table *t, const hive_batch *b, hive_batch_outcome *out,
+                              hive_stream stream)
 {
-    hive_batch_outcome out = {0, 0, 0, 0, 0};
+    while (out->full > 0) {
+        pthread_rwlock_wrlock(&t->resize_lock);
+        uint64_t cap = t->ops->capacity(t);
+        hive_status s = cap >= HIVE_MAX_SLOTS ? HIVE_ERROR_TABLE_FULL
+                                              : t->ops->resize(t, cap + cap / 2 + 1, stream);
+        if (s == HIVE_SUCCESS)
+            __atomic_fetch_add(&t->grows, 1, __ATOMIC_SEQ_CST);
+        pthread_rwlock_unlock(&t->resize_lock);
+        if (s == HIVE_ERROR_OUT_OF_MEMORY || s == HIVE_ERROR_TABLE_FULL) {
+            hive_clear_error();
+            return HIVE_SUCCESS; /* the keys stay rejected: outcome_status reports it */
+        }
+        if (s != HIVE_SUCCESS)
+            return s;
+        hive_batch_outcome again = {0, 0, 0, 0, 0, 0};
+        pthread_rwlock_rdlock(&t->resize_lock);
+        s = t->ops->retry_full(t, b, &again, stream);
+        if (s == HIVE_SUCCESS)
+            __atomic_fetch_add(&t->size, again.inserted, __ATOMIC_SEQ_CST);
+        pthread_rwlock_unlock(&t->resize_lock);
+        if (s != HIVE_SUCCESS)
+            return s;
+        out->inserted += again.inserted;
+        out->full = again.full;
+    }
+    return HIVE_SUCCESS;
+}
+
+/* Runs one checked batch: grows first if it may insert (and again for keys
+ * that found no room), shrinks after if it may erase, and turns the outcome
+ * into a status. */
+static hive_status run_batch(hive_table *t, const hive_batch *caller_batch, int may_insert,
+                             int may_erase, hive_stream stream, const char *call)
+{
+    hive_batch_outcome out = {0, 0, 0, 0, 0, 0};
+    hive_batch batch = *caller_batch;
+    const hive_batch *b = &batch;
+    uint8_t *own_results = NULL;
+    if (may_insert && batch.results == NULL) /* retry_full needs to know which keys */
+        batch.results = own_results = t->ops->results_alloc(t, batch.n, stream);
     pthread_rwlock_rdlock(&t->resize_lock);
     hive_status s = HIVE_SUCCESS;
     if (may_insert) {
@@ -257,8 +315,14 @@ static hive_status run_batch(hive_table *t, const hive_batch *b, int may_insert,
         __atomic_fetch_sub(&t->size, out.erased, __ATOMIC_SEQ_CST);
     }
     pthread_rwlock_unlock(&t->resize_lock);
+    if (s == HIVE_SUCCESS && out.full > 0 && b->results != NULL)
+        s = retry_full(t, b, &out, stream);
+    if (own_results != NULL)
+        t->ops->results_free(t, own_results, stream);
     if (s != HIVE_SUCCESS)
         return s;
+    if (out.stash_crowded)
+        HIVE_TRY(relieve_stash(t, stream));
     if (may_erase && out.erased > 0)
         HIVE_TRY(shrink_if_sparse(t, stream));
     return outcome_status(&out, call);

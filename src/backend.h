@@ -35,6 +35,7 @@ typedef struct hive_batch_outcome {
     uint64_t reserved; /* keys rejected as reserved sentinels */
     uint64_t full;     /* inserts rejected for lack of room */
     uint64_t bad_ops;  /* elements of a mixed batch with an op code outside hive_op */
+    int stash_crowded; /* the stash is over half full after the batch (api.c then rebuilds) */
 } hive_batch_outcome;
 
 typedef struct hive_backend_ops {
@@ -50,6 +51,15 @@ typedef struct hive_backend_ops {
      * (HIVE_OP_INSERT or HIVE_OP_UPSERT): how much room the batch can need. */
     hive_status (*count_inserts)(hive_table *t, const hive_batch *b, uint64_t *count,
                                  hive_stream stream);
+    /* Runs again the elements of b whose results[i] is
+     * HIVE_RESULT_REJECTED_FULL (b->results is not NULL), after the table
+     * grew; *outcome counts only those elements. */
+    hive_status (*retry_full)(hive_table *t, const hive_batch *b, hive_batch_outcome *outcome,
+                              hive_stream stream);
+    /* n bytes of table memory for a call's own per-key results (ordered on
+     * `stream`), NULL if none can be had; and their release. */
+    uint8_t *(*results_alloc)(hive_table *t, uint64_t n, hive_stream stream);
+    void (*results_free)(hive_table *t, uint8_t *results, hive_stream stream);
     hive_status (*clear)(hive_table *t, hive_stream stream);
     /* Slots the main table has now. */
     uint64_t (*capacity)(const hive_table *t);

@@ -60,6 +60,8 @@
 
 /* Longest cuckoo chain a thread records (config.max_evictions is clamped). */
 #define HIVE_MAX_CHAIN 32
+/* Times an insert looks for a new chain after others broke its chains. */
+#define HIVE_EVICT_RETRIES 16
 /* Stash buckets a key may probe, starting at its stash home bucket. */
 #define HIVE_STASH_PROBE 8
 

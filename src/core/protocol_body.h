@@ -295,12 +295,14 @@ HIVE_PROTO int P_SUFFIX(hive_apply_chain)(P_GEOM_PARAM, P_SUFFIX(hive_link) * ch
 
 /* Looks for a displacement chain of at most max_evictions moves that frees a
  * slot for k in b1 or b2, and carries it out.  Called holding b1's lock.
- * Returns the number of keys moved, or 0 if no chain was found. */
+ * Returns the number of keys moved, 0 if no chain was found, or -1 if chains
+ * were found but other threads changed them first (worth trying again). */
 HIVE_PROTO int P_SUFFIX(hive_evict)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P_VAL val,
                                     uint32_t h1, uint64_t b1, uint64_t b2)
 {
     P_SUFFIX(hive_link) chain[HIVE_MAX_CHAIN];
     uint32_t max_depth = v->max_evictions < HIVE_MAX_CHAIN ? v->max_evictions : HIVE_MAX_CHAIN;
+    int raced = 0;
     for (uint32_t attempt = 0; attempt < 4; attempt++) {
         uint64_t b = (attempt & 1) ? b2 : b1;
         int depth = 0;
@@ -327,7 +329,8 @@ HIVE_PROTO int P_SUFFIX(hive_evict)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P
                     P_SLOT free_word = ds.empty >= 0 ? ds.word : ds.tomb_word;
                     if (P_SUFFIX(hive_apply_chain)(P_GEOM_ARG, chain, depth + 1, free_slot, free_word, P_MAKE(k, val)))
                         return depth + 1;
-                    depth = (int)max_depth; /* raced: start a fresh attempt */
+                    raced = 1;
+                    depth = (int)max_depth; /* start a fresh attempt */
                     break;
                 }
                 /* dest is full (no EMPTY: never again), so keys may be moved
@@ -349,7 +352,7 @@ HIVE_PROTO int P_SUFFIX(hive_evict)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P
             b = walk_dest;
         }
     }
-    return 0;
+    return raced ? -1 : 0;
 }
 
 /* ---------------------------------------------------------------- upsert */
@@ -430,6 +433,13 @@ HIVE_PROTO int P_SUFFIX(hive_insert_locked)(const hive_view *v, P_GEOM_PARAM, P_
             *step = HIVE_STEP_EVICT;
             *moves = (uint32_t)moved;
             return HIVE_R_INSERTED;
+        }
+        if (moved < 0 && round < HIVE_EVICT_RETRIES) {
+            /* Many threads evicting through the same buckets (a small table
+             * filled by one large batch) break each other's chains; the
+             * buckets still have room to make, so look again before the stash. */
+            hive_backoff(round);
+            continue;
         }
         /* Last resort: the stash (scanned again: the scan above may have
          * been skipped, and eviction took time). */

@@ -99,6 +99,28 @@ extern "C" hive_status hive_dict_run(hive_table *t, const hive_batch *b, hive_ba
     out->reserved = c[HIVE_CTR_RESERVED];
     out->full = c[HIVE_CTR_FULL];
     out->bad_ops = c[HIVE_CTR_BAD_OPS];
+    out->stash_crowded = 0;
+    if (c[HIVE_CTR_STEP0 + HIVE_STEP_STASH] != 0) { /* only a batch that stashed can crowd it */
+        uint64_t live = 0;
+        HIVE_TRY(hive_cuda_status(cudaMemcpy(&live, d->view.stash_live, sizeof live, cudaMemcpyDeviceToHost),
+                                  "hive batch (CUDA)", "reading the stash counter"));
+        out->stash_crowded = 2 * live > d->view.stash_buckets * d->bucket_slots;
+    }
+    for (int s = 0; s < 4; s++)
+        __atomic_fetch_add(&d->insert_steps[s], c[HIVE_CTR_STEP0 + s], __ATOMIC_RELAXED);
+    __atomic_fetch_add(&d->evictions, c[HIVE_CTR_EVICTIONS], __ATOMIC_RELAXED);
+    return HIVE_SUCCESS;
+}
+
+extern "C" hive_status hive_dict_retry_full(hive_table *t, const hive_batch *b, hive_batch_outcome *out,
+                                            hive_stream stream)
+{
+    hive_dict *d = (hive_dict *)t->impl;
+    batch_launch l = {d->kernels->retry, grid_for(d, b->n, 1), (cudaStream_t)stream, &d->view, b};
+    uint64_t c[HIVE_CTR_COUNT];
+    HIVE_TRY(with_counters(d, (cudaStream_t)stream, "hive batch retry (CUDA)", launch_batch, &l, c));
+    out->inserted = c[HIVE_CTR_INSERTED];
+    out->full = c[HIVE_CTR_FULL];
     for (int s = 0; s < 4; s++)
         __atomic_fetch_add(&d->insert_steps[s], c[HIVE_CTR_STEP0 + s], __ATOMIC_RELAXED);
     __atomic_fetch_add(&d->evictions, c[HIVE_CTR_EVICTIONS], __ATOMIC_RELAXED);

@@ -41,6 +41,8 @@ static __device__ __forceinline__ void hive_tally_flush(const hive_tally *t, uin
         if (RESERVED(key)) {                                                                 \
             r = HIVE_R_REJECTED_RESERVED;                                                    \
             t->c[HIVE_CTR_RESERVED] += writer;                                               \
+            if (writer && op == HIVE_OP_FIND && b->found != NULL)                            \
+                b->found[i] = 0;                                                             \
         } else if (op == HIVE_OP_FIND) {                                                     \
             K value;                                                                         \
             r = hive_find_##SUFFIX(v, geom, key, &value);                                    \
@@ -116,6 +118,20 @@ HIVE_DEFINE_ONE(hive_dict_one_kv32_tile, hive_geom, kv32_tile, hive_tile_first(g
     HIVE_DEFINE_TILE_KERNEL(hive_upsert_kv32_s##S##_t##T, S, T, HIVE_OP_UPSERT)         \
     HIVE_DEFINE_TILE_KERNEL(hive_erase_kv32_s##S##_t##T, S, T, HIVE_OP_ERASE)           \
     HIVE_DEFINE_TILE_KERNEL(hive_mixed_kv32_s##S##_t##T, S, T, -1)
+
+/* Runs again the elements of b rejected for room (results[i] FULL), after a
+ * growth; one thread per key (tiles follow the same protocol). */
+#define HIVE_DEFINE_RETRY_KERNEL(W, S)                                                          \
+    __global__ void __launch_bounds__(256) hive_retry_kv##W##_s##S(hive_view v, hive_batch b,    \
+                                                                   uint64_t *counters)          \
+    {                                                                                           \
+        hive_tally t = {};                                                                      \
+        uint64_t stride = (uint64_t)gridDim.x * blockDim.x;                                     \
+        for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < b.n; i += stride) \
+            if (b.results[i] == HIVE_R_REJECTED_FULL)                                           \
+                hive_dict_one_kv##W(&v, S, &b, i, b.ops != NULL ? (int)b.ops[i] : (int)b.op, &t); \
+        hive_tally_flush(&t, counters);                                                         \
+    }
 
 /* A slot's key and value, read outside any concurrent operation (a rebuild
  * or an export runs alone). */

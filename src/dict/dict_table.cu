@@ -87,9 +87,16 @@ static hive_status alloc_arrays(hive_dict *d, uint64_t buckets, double stash_fra
     uint64_t stash_buckets =
         stash_fraction > 0 ? (uint64_t)((double)buckets * stash_fraction) + 1 : 0;
     if (buckets > (1ull << 32))
-        return hive_fail(HIVE_ERROR_INVALID_ARGUMENT, call,
-                         "%llu buckets: the 32-bit hash addresses at most 2^32",
+        return hive_fail(HIVE_ERROR_OUT_OF_MEMORY, call,
+                         "%llu buckets: more than a GPU holds (and the 32-bit hash addresses at most 2^32)",
                          (unsigned long long)buckets);
+    /* d may be a copy of a live table (a resize): forget its arrays before
+     * allocating, so that a failure below frees only what it allocated. */
+    d->view.slots = NULL;
+    d->view.locks = NULL;
+    d->view.stash = NULL;
+    d->view.stash_used = NULL;
+    d->view.stash_live = NULL;
     cudaStream_t s = (cudaStream_t)stream;
     hive_status st = device_alloc((void **)&d->view.slots, slot_array_bytes(d, buckets), call, "slots");
     if (st == HIVE_SUCCESS)
@@ -130,6 +137,8 @@ static hive_status alloc_arrays(hive_dict *d, uint64_t buckets, double stash_fra
 
 static void free_dict(hive_dict *d)
 {
+    if (d->pool != NULL)
+        cudaMemPoolDestroy(d->pool);
     free_arrays(d);
     cudaFree(d->counters);
     cudaFreeHost(d->host_counters);
@@ -170,7 +179,7 @@ static hive_status dict_create(hive_table *t)
         return hive_fail(HIVE_ERROR_UNSUPPORTED, call,
                          "no KV%u kernels for %u slots per bucket with %u lanes per key; built: KV32 "
                          "4/8/16/32 slots with 1 lane and (slots, lanes) = (8, 4), (16, 8), (32, 8), "
-                         "(32, 32) (the paper's warp per key); KV64 4/8/16 slots with 1 lane",
+                         "(32, 32) (the paper's warp per key); KV64 4/8/16/32 slots with 1 lane",
                          width, c->bucket_slots, c->lanes_per_op);
 
     device_scope scope;
@@ -212,6 +221,19 @@ static hive_status dict_create(hive_table *t)
                                                   HIVE_COUNTER_BLOCKS * HIVE_CTR_COUNT * sizeof(uint64_t)),
                                    call, "cudaMallocHost(counters)"),
                   st, fail);
+    {
+        /* A pool that keeps what it is given back: a call's scratch then costs
+         * no cudaMalloc once the pool has grown to the largest batch. */
+        cudaMemPoolProps props;
+        memset(&props, 0, sizeof props);
+        props.allocType = cudaMemAllocationTypePinned;
+        props.location.type = cudaMemLocationTypeDevice;
+        props.location.id = c->device;
+        HIVE_TRY_GOTO(hive_cuda_status(cudaMemPoolCreate(&d->pool, &props), call, "cudaMemPoolCreate"), st,
+                      fail);
+        uint64_t keep = UINT64_MAX;
+        cudaMemPoolSetAttribute(d->pool, cudaMemPoolAttrReleaseThreshold, &keep);
+    }
     {
         uint64_t buckets = (c->initial_capacity + d->bucket_slots - 1) / d->bucket_slots;
         HIVE_TRY_GOTO(alloc_arrays(d, buckets ? buckets : 1, c->stash_fraction, NULL, call), st, fail);
@@ -257,6 +279,42 @@ static hive_status dict_count_inserts(hive_table *t, const hive_batch *b, uint64
     hive_status st = hive_dict_count_inserts(t, b, count, stream);
     leave_device(d->device, &scope);
     return st;
+}
+
+static hive_status dict_retry_full(hive_table *t, const hive_batch *b, hive_batch_outcome *out,
+                                   hive_stream stream)
+{
+    hive_dict *d = (hive_dict *)t->impl;
+    device_scope scope;
+    HIVE_TRY(enter_device(d->device, &scope, "hive batch retry (CUDA)"));
+    hive_status st = hive_dict_retry_full(t, b, out, stream);
+    leave_device(d->device, &scope);
+    return st;
+}
+
+static uint8_t *dict_results_alloc(hive_table *t, uint64_t n, hive_stream stream)
+{
+    hive_dict *d = (hive_dict *)t->impl;
+    void *p = NULL;
+    device_scope scope;
+    if (hive_alloc_should_fail() || enter_device(d->device, &scope, "hive batch (CUDA)") != HIVE_SUCCESS)
+        return NULL;
+    if (cudaMallocFromPoolAsync(&p, n, d->pool, (cudaStream_t)stream) != cudaSuccess) {
+        cudaGetLastError();
+        p = NULL;
+    }
+    leave_device(d->device, &scope);
+    return (uint8_t *)p;
+}
+
+static void dict_results_free(hive_table *t, uint8_t *results, hive_stream stream)
+{
+    hive_dict *d = (hive_dict *)t->impl;
+    device_scope scope;
+    if (enter_device(d->device, &scope, "hive batch (CUDA)") != HIVE_SUCCESS)
+        return;
+    cudaFreeAsync(results, (cudaStream_t)stream);
+    leave_device(d->device, &scope);
 }
 
 static hive_status dict_clear(hive_table *t, hive_stream stream)
@@ -385,7 +443,7 @@ static hive_status dict_check_pointer(const hive_table *t, const void *p, const 
 }
 
 extern "C" const hive_backend_ops hive_cuda_backend = {
-    "cuda",         dict_create, dict_destroy,       dict_run,   dict_count_inserts,
-    dict_clear,     dict_capacity, dict_resize,      dict_export, dict_stats,
-    dict_check_pointer,
+    "cuda",           dict_create,        dict_destroy,      dict_run,      dict_count_inserts,
+    dict_retry_full,  dict_results_alloc, dict_results_free, dict_clear,    dict_capacity,
+    dict_resize,      dict_export,        dict_stats,        dict_check_pointer,
 };

@@ -33,7 +33,8 @@ typedef struct hive_geometry_kernels {
     uint32_t width; /* key bits: 32 or 64 */
     uint32_t S, T;  /* slots per bucket, lanes per key */
     hive_batch_kernel find, upsert, erase, mixed;
-    hive_rehash_kernel rehash; /* one thread per key: threads and tiles share the layout */
+    hive_batch_kernel retry;   /* these two: one thread per key, as threads and */
+    hive_rehash_kernel rehash; /* tiles share the layout and the protocol */
     hive_export_kernel export_pairs;
 } hive_geometry_kernels;
 
@@ -44,6 +45,7 @@ typedef struct hive_dict {
     uint32_t bucket_slots; /* S */
     uint32_t lanes;        /* lanes per key */
     int sm_count;
+    cudaMemPool_t pool;      /* per-call scratch (results of callers that pass none) */
     hive_view view;        /* device pointers, passed by value to kernels */
     uint64_t buckets;
     uint64_t bytes_held;
@@ -69,6 +71,8 @@ hive_status hive_dict_run(hive_table *t, const hive_batch *b, hive_batch_outcome
                           hive_stream stream);
 hive_status hive_dict_count_inserts(hive_table *t, const hive_batch *b, uint64_t *count,
                                     hive_stream stream);
+hive_status hive_dict_retry_full(hive_table *t, const hive_batch *b, hive_batch_outcome *out,
+                                 hive_stream stream);
 /* Re-inserts every live pair of `from` into `to` (a rebuild step); counts
  * the pairs that found no room in *full. */
 hive_status hive_dict_rehash(const hive_dict *from, hive_dict *to, uint64_t *full,

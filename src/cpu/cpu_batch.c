@@ -1,0 +1,133 @@
+/* cpu_batch.c — running a batch on a CPU table: the keys are cut into
+ * contiguous chunks that the table's threads claim one at a time (a thread
+ * held up elsewhere then simply claims fewer), each thread counts what its
+ * keys did privately and adds the counts to the batch's totals once. */
+#include <stdint.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "cpu_table.h"
+
+/* Chunks per thread: enough to even out threads that run at different
+ * speeds, few enough that claiming one is noise. */
+#define CHUNKS_PER_THREAD 8u
+/* Smallest chunk: a few hundred microseconds of work. */
+#define MIN_CHUNK 4096u
+
+typedef struct run_job {
+    const hive_cpu_kernels *kernels;
+    hive_view view;
+    uint32_t S;
+    int second;               /* hive_cpu_prefetch_second */
+    const hive_batch *b;
+    uint64_t chunk;
+    uint64_t next;            /* first key of the next unclaimed chunk (__atomic) */
+    hive_batch_outcome total; /* summed by the threads (__atomic) */
+    hive_cpu_table *ct;
+} run_job;
+
+static void add_relaxed(uint64_t *p, uint64_t d)
+{
+    if (d != 0)
+        __atomic_fetch_add(p, d, __ATOMIC_RELAXED);
+}
+
+static void run_task(void *arg)
+{
+    run_job *job = arg;
+    uint64_t n = job->b->n;
+    hive_cpu_tally tally;
+    memset(&tally, 0, sizeof tally);
+    for (;;) {
+        uint64_t begin = __atomic_fetch_add(&job->next, job->chunk, __ATOMIC_RELAXED);
+        if (begin >= n)
+            break;
+        uint64_t end = n - begin < job->chunk ? n : begin + job->chunk;
+        job->kernels->run_range(&job->view, job->S, job->second, job->b, begin, end, &tally);
+    }
+    add_relaxed(&job->total.inserted, tally.out.inserted);
+    add_relaxed(&job->total.erased, tally.out.erased);
+    add_relaxed(&job->total.reserved, tally.out.reserved);
+    add_relaxed(&job->total.full, tally.out.full);
+    add_relaxed(&job->total.bad_ops, tally.out.bad_ops);
+    for (int s = 0; s < 4; s++)
+        add_relaxed(&job->ct->insert_steps[s], tally.steps[s]);
+    add_relaxed(&job->ct->evictions, tally.evictions);
+}
+
+hive_status hive_cpu_run(hive_table *t, const hive_batch *b, hive_batch_outcome *outcome,
+                         hive_stream stream)
+{
+    (void)stream;
+    hive_cpu_table *ct = t->impl;
+    run_job job;
+    memset(&job, 0, sizeof job);
+    job.kernels = ct->kernels;
+    job.view = hive_cpu_view(ct, &ct->store);
+    job.S = ct->S;
+    uint64_t reach = __atomic_load_n(&t->size, __ATOMIC_RELAXED);
+    if (b->ops != NULL || b->op == HIVE_OP_UPSERT)
+        reach += b->n; /* as if every element inserted */
+    job.second = hive_cpu_prefetch_second(reach, ct->store.buckets * ct->S);
+    job.b = b;
+    job.ct = ct;
+    uint32_t width = hive_cpu_pool_width(ct->pool);
+    if (b->n < HIVE_CPU_PARALLEL_MIN || width == 1) {
+        job.chunk = b->n;
+        run_task(&job);
+    } else {
+        uint64_t chunk = b->n / ((uint64_t)width * CHUNKS_PER_THREAD);
+        job.chunk = chunk < MIN_CHUNK ? MIN_CHUNK : chunk;
+        hive_cpu_pool_run(ct->pool, run_task, &job);
+    }
+    *outcome = job.total;
+    uint64_t stash_slots = ct->store.stash_buckets * ct->S;
+    outcome->stash_crowded =
+        stash_slots != 0 && 2 * __atomic_load_n(&ct->store.stash_live, __ATOMIC_RELAXED) > stash_slots;
+    return HIVE_SUCCESS;
+}
+
+hive_status hive_cpu_count_inserts(hive_table *t, const hive_batch *b, uint64_t *count,
+                                   hive_stream stream)
+{
+    (void)t;
+    (void)stream;
+    uint64_t c = 0;
+    for (uint64_t i = 0; i < b->n; i++)
+        c += b->ops[i] == HIVE_OP_INSERT || b->ops[i] == HIVE_OP_UPSERT;
+    *count = c;
+    return HIVE_SUCCESS;
+}
+
+hive_status hive_cpu_retry_full(hive_table *t, const hive_batch *b, hive_batch_outcome *outcome,
+                                hive_stream stream)
+{
+    (void)stream;
+    hive_cpu_table *ct = t->impl;
+    hive_view view = hive_cpu_view(ct, &ct->store);
+    hive_cpu_tally tally;
+    memset(&tally, 0, sizeof tally);
+    /* Few keys (those rejected for room), so one thread, one key at a time. */
+    for (uint64_t i = 0; i < b->n; i++)
+        if (b->results[i] == HIVE_RESULT_REJECTED_FULL)
+            ct->kernels->run_range(&view, ct->S, 0, b, i, i + 1, &tally);
+    *outcome = tally.out;
+    for (int s = 0; s < 4; s++)
+        add_relaxed(&ct->insert_steps[s], tally.steps[s]);
+    add_relaxed(&ct->evictions, tally.evictions);
+    return HIVE_SUCCESS;
+}
+
+uint8_t *hive_cpu_results_alloc(hive_table *t, uint64_t n, hive_stream stream)
+{
+    (void)t;
+    (void)stream;
+    return n > SIZE_MAX ? NULL : hive_host_calloc((size_t)n, 1);
+}
+
+void hive_cpu_results_free(hive_table *t, uint8_t *results, hive_stream stream)
+{
+    (void)t;
+    (void)stream;
+    hive_host_free(results);
+}

@@ -1,0 +1,158 @@
+/* cpu_kernels_body.h — the CPU backend's loops for one key width.  Included
+ * by cpu_kernels.c only, once per width, with K_* defined; it #undefs them at
+ * the end.  No include guard on purpose.
+ *
+ *   K_SUFFIX(name)   name##_kv32 / name##_kv64 (also names the protocol's functions)
+ *   K_KEY, K_VAL     the key and value types
+ *   K_SLOT, K_WORDS  one slot (uint64_t / hive_u128) and its size in 64-bit words
+ *   K_KEY_OF, K_VAL_OF, K_RESERVED, K_HASH1, K_HASH2   as in protocol.h */
+
+/* Prefetches the bucket that key k's operation reads first (R1; most stop
+ * there, R4) and, if `second`, the one it reads next.  Always inlined: GCC
+ * deems a function that only prefetches pure, and drops calls to it. */
+static inline __attribute__((always_inline)) void K_SUFFIX(prefetch)(const hive_view *v, uint32_t S,
+                                                                     int second, K_KEY k)
+{
+    const char *slots = (const char *)v->slots;
+    size_t bucket_bytes = (size_t)S * sizeof(K_SLOT);
+    const char *b1 = slots + hive_bucket_of(v->ix, K_HASH1(k)) * bucket_bytes;
+    for (size_t line = 0; line < bucket_bytes; line += 64)
+        __builtin_prefetch(b1 + line);
+    if (second) {
+        const char *b2 = slots + hive_bucket_of(v->ix, K_HASH2(k)) * bucket_bytes;
+        for (size_t line = 0; line < bucket_bytes; line += 64)
+            __builtin_prefetch(b2 + line);
+    }
+}
+
+/* Element i of a batch: one protocol call, its outputs and its counts. */
+static inline void K_SUFFIX(run_one)(const hive_view *v, uint32_t S, const hive_batch *b,
+                                     uint64_t i, hive_cpu_tally *tally)
+{
+    K_KEY k = ((const K_KEY *)b->keys)[i];
+    unsigned op = b->ops ? b->ops[i] : (unsigned)b->op;
+    int r;
+    if (op > HIVE_OP_ERASE) {
+        r = HIVE_RESULT_NONE;
+        tally->out.bad_ops++;
+    } else if (K_RESERVED(k)) {
+        r = HIVE_R_REJECTED_RESERVED;
+        tally->out.reserved++;
+        if (op == HIVE_OP_FIND && b->found)
+            b->found[i] = 0;
+    } else if (op == HIVE_OP_FIND) {
+        K_VAL val;
+        r = K_SUFFIX(hive_find)(v, S, k, &val);
+        if (r == HIVE_R_FOUND && b->values_out)
+            ((K_VAL *)b->values_out)[i] = val;
+        if (b->found)
+            b->found[i] = r == HIVE_R_FOUND;
+    } else if (op == HIVE_OP_ERASE) {
+        r = K_SUFFIX(hive_erase)(v, S, k);
+        tally->out.erased += r == HIVE_R_ERASED;
+    } else {
+        int mode = op == HIVE_OP_INSERT ? HIVE_CMB_KEEP : (int)b->combine;
+        int step;
+        uint32_t moves;
+        r = K_SUFFIX(hive_upsert)(v, S, k, ((const K_VAL *)b->values_in)[i], mode, &step, &moves);
+        if (r == HIVE_R_REJECTED_FULL) {
+            tally->out.full++;
+        } else {
+            tally->out.inserted += r == HIVE_R_INSERTED;
+            tally->steps[step]++;
+            tally->evictions += moves;
+        }
+    }
+    if (b->results)
+        b->results[i] = (uint8_t)r;
+}
+
+/* Distance, in keys, between prefetching a key's buckets and using them:
+ * far enough to cover a DRAM miss with the work of the keys in between
+ * (measured: 8 to 16 are equally good, 4 and 32 are slower). */
+#define K_PREFETCH_AHEAD 12
+
+static void K_SUFFIX(run_range)(const hive_view *v, uint32_t S, int second, const hive_batch *b,
+                                uint64_t begin, uint64_t end, hive_cpu_tally *tally)
+{
+    const K_KEY *keys = b->keys;
+    uint64_t warm = end - begin < K_PREFETCH_AHEAD ? end : begin + K_PREFETCH_AHEAD;
+    for (uint64_t i = begin; i < warm; i++)
+        K_SUFFIX(prefetch)(v, S, second, keys[i]);
+    for (uint64_t i = begin; i < end; i++) {
+        if (i + K_PREFETCH_AHEAD < end)
+            K_SUFFIX(prefetch)(v, S, second, keys[i + K_PREFETCH_AHEAD]);
+        K_SUFFIX(run_one)(v, S, b, i, tally);
+    }
+}
+
+static uint64_t K_SUFFIX(rehash)(const hive_cpu_store *from, uint32_t S, const hive_view *to,
+                                 int second, uint64_t begin, uint64_t end)
+{
+    /* Pairs are gathered a few buckets at a time and inserted as a batch, so
+     * that the new table's buckets are prefetched like a user batch's. */
+    enum { GATHER = 256 }; /* >= 32 = the largest S */
+    K_KEY keys[GATHER];
+    K_VAL vals[GATHER];
+    hive_batch b = {0, HIVE_OP_UPSERT, NULL, HIVE_COMBINE_KEEP, keys, vals, NULL, NULL, NULL};
+    hive_cpu_tally tally;
+    memset(&tally, 0, sizeof tally);
+    uint64_t n = 0;
+    for (uint64_t i = begin; i < end; i++) {
+        if (n + S > GATHER) {
+            K_SUFFIX(run_range)(to, S, second, &b, 0, n, &tally);
+            n = 0;
+        }
+        const K_SLOT *bucket = (const K_SLOT *)hive_cpu_source_bucket(from, i, (uint64_t)S * K_WORDS);
+        for (uint32_t j = 0; j < S; j++) {
+            K_KEY k = K_KEY_OF(bucket[j]);
+            if (!K_RESERVED(k)) {
+                keys[n] = k;
+                vals[n] = K_VAL_OF(bucket[j]);
+                n++;
+            }
+        }
+    }
+    K_SUFFIX(run_range)(to, S, second, &b, 0, n, &tally);
+    return tally.out.full;
+}
+
+static uint64_t K_SUFFIX(export_pairs)(const hive_cpu_store *s, uint32_t S, void *keys_out,
+                                       void *values_out, uint64_t capacity)
+{
+    K_KEY *keys = keys_out;
+    K_VAL *values = values_out;
+    uint64_t count = 0;
+    for (uint64_t i = 0; i < s->buckets + s->stash_buckets; i++) {
+        const K_SLOT *bucket = (const K_SLOT *)hive_cpu_source_bucket(s, i, (uint64_t)S * K_WORDS);
+        for (uint32_t j = 0; j < S; j++) {
+            K_KEY k = K_KEY_OF(bucket[j]);
+            if (K_RESERVED(k))
+                continue;
+            if (count < capacity) {
+                keys[count] = k;
+                values[count] = K_VAL_OF(bucket[j]);
+            }
+            count++;
+        }
+    }
+    return count;
+}
+
+const hive_cpu_kernels K_SUFFIX(hive_cpu_kernels) = {
+    K_SUFFIX(run_range),
+    K_SUFFIX(rehash),
+    K_SUFFIX(export_pairs),
+};
+
+#undef K_PREFETCH_AHEAD
+#undef K_SUFFIX
+#undef K_KEY
+#undef K_VAL
+#undef K_SLOT
+#undef K_WORDS
+#undef K_KEY_OF
+#undef K_VAL_OF
+#undef K_RESERVED
+#undef K_HASH1
+#undef K_HASH2

@@ -1,0 +1,34 @@
+/* cpu_pool.h — a table's worker threads.  They are started once, with the
+ * table, and sleep between batches: a batch wakes them with one broadcast
+ * instead of paying pthread_create and join for every call. */
+#ifndef HIVE_CPU_POOL_H
+#define HIVE_CPU_POOL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hive.h"
+
+typedef struct hive_cpu_pool hive_cpu_pool;
+
+/* Starts `workers` threads (0 is allowed: every task then runs on its
+ * caller).  Returns OUT_OF_MEMORY, naming `call`, if memory or a thread
+ * cannot be had; nothing is left running then. */
+hive_status hive_cpu_pool_create(uint32_t workers, const char *call, hive_cpu_pool **pool);
+
+/* Stops and joins the workers.  No task may be running. */
+void hive_cpu_pool_destroy(hive_cpu_pool *pool);
+
+/* Runs task(arg) on every worker and on the calling thread at once and
+ * returns when all of them have returned; the task shares out its own work.
+ * If another caller's task holds the workers, the calling thread runs it
+ * alone: the cores are busy anyway, and it needs no queue. */
+void hive_cpu_pool_run(hive_cpu_pool *pool, void (*task)(void *), void *arg);
+
+/* Threads that run a task: the workers and the caller. */
+uint32_t hive_cpu_pool_width(const hive_cpu_pool *pool);
+
+/* Host bytes the pool allocated. */
+size_t hive_cpu_pool_bytes(const hive_cpu_pool *pool);
+
+#endif

@@ -1,0 +1,122 @@
+/* cpu_table.h — the CPU backend's state for one table: the bucket array with
+ * its index rule (hive_cpu_store, the unit a resize replaces), the table
+ * around it, and the width-specific loops that cpu_kernels.c instantiates
+ * once per key width from cpu_kernels_body.h.
+ *
+ * The memory is laid out as core/protocol.h expects, and every per-key
+ * operation goes through that protocol (hive_find_kv32 & co.): this backend
+ * is the executable reference of what the GPU kernels do. */
+#ifndef HIVE_CPU_TABLE_H
+#define HIVE_CPU_TABLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "backend.h"
+#include "core/protocol.h"
+#include "cpu_pool.h"
+#include "table.h"
+
+/* One bucket array.  Empty memory is all 0xFF bytes (EMPTY keys, both widths). */
+typedef struct hive_cpu_store {
+    uint64_t *slots;        /* buckets * S slots of slot_words words, 64-byte aligned */
+    uint32_t *locks;        /* one bit per bucket, 0 = free */
+    uint64_t *stash;        /* stash_buckets * S slots, or NULL */
+    uint32_t *stash_used;   /* one bit per stash bucket, 0 = never held a pair (hive_stash_bucket_used) */
+    uint64_t stash_live;    /* live keys in the stash (__atomic: the protocol counts them) */
+    uint64_t buckets;
+    uint64_t stash_buckets;
+    hive_index ix;          /* hive_index_for(buckets): which bucket a hash names */
+    size_t bytes;           /* allocated for the arrays above */
+} hive_cpu_store;
+
+/* What a run of keys did: the batch outcome and the table's statistics,
+ * counted privately by one thread and added to the shared totals once. */
+typedef struct hive_cpu_tally {
+    hive_batch_outcome out;
+    uint64_t steps[4];      /* successful upserts by HIVE_STEP_* */
+    uint64_t evictions;     /* keys moved by cuckoo eviction */
+} hive_cpu_tally;
+
+/* The loops of one key width (cpu_kernels_body.h). */
+typedef struct hive_cpu_kernels {
+    /* Elements [begin, end) of a batch; `second`: see hive_cpu_prefetch_second. */
+    void (*run_range)(const hive_view *v, uint32_t S, int second, const hive_batch *b,
+                      uint64_t begin, uint64_t end, hive_cpu_tally *tally);
+    /* Inserts the live pairs of source buckets [begin, end) of `from` (see
+     * hive_cpu_source_bucket) into `to`; returns how many found no room. */
+    uint64_t (*rehash)(const hive_cpu_store *from, uint32_t S, const hive_view *to, int second,
+                       uint64_t begin, uint64_t end);
+    /* Writes the live pairs of `s` to keys/values, at most `capacity` of
+     * them, and returns how many there are. */
+    uint64_t (*export_pairs)(const hive_cpu_store *s, uint32_t S, void *keys, void *values,
+                             uint64_t capacity);
+} hive_cpu_kernels;
+
+extern const hive_cpu_kernels hive_cpu_kernels_kv32;
+extern const hive_cpu_kernels hive_cpu_kernels_kv64;
+
+typedef struct hive_cpu_table {
+    hive_cpu_store store;
+    const hive_cpu_kernels *kernels;
+    uint32_t S;             /* slots per bucket */
+    uint32_t slot_words;    /* 64-bit words per slot: 1 (KV32) or 2 (KV64) */
+    uint32_t max_evictions; /* config.max_evictions clamped to HIVE_MAX_CHAIN */
+    double stash_fraction;
+    hive_cpu_pool *pool;
+    /* Lifetime totals for hive_stats, __atomic relaxed: each batch thread
+     * adds its tally once. */
+    uint64_t insert_steps[4];
+    uint64_t evictions;
+} hive_cpu_table;
+
+/* Batches below this many keys run on the calling thread: waking the
+ * workers would cost more than it saves. */
+#define HIVE_CPU_PARALLEL_MIN 16384u
+
+/* Whether a pass over keys prefetches each key's second bucket as well as
+ * its first, given how many keys the table may hold by the end of the pass.
+ * Buckets fill first come first, so keys spill into their second bucket only
+ * as the load nears one half; below that the second hash and line cost more
+ * than they save (measured at 4M keys: -10% at load 0.3, even at 0.5, +30%
+ * at 0.9). */
+static inline int hive_cpu_prefetch_second(uint64_t keys, uint64_t capacity)
+{
+    return keys >= capacity / 2;
+}
+
+/* The protocol's view of a store. */
+static inline hive_view hive_cpu_view(const hive_cpu_table *ct, hive_cpu_store *s)
+{
+    hive_view v;
+    v.slots = s->slots;
+    v.locks = s->locks;
+    v.stash = s->stash;
+    v.stash_used = s->stash_used;
+    v.stash_live = &s->stash_live;
+    v.ix = s->ix;
+    v.stash_buckets = s->stash_buckets;
+    v.max_evictions = ct->max_evictions;
+    return v;
+}
+
+/* Source bucket i of a store, counting the main buckets first and the
+ * stash buckets after them, so that one range covers every slot. */
+static inline const uint64_t *hive_cpu_source_bucket(const hive_cpu_store *s, uint64_t i,
+                                                     uint64_t bucket_words)
+{
+    return i < s->buckets ? s->slots + i * bucket_words
+                          : s->stash + (i - s->buckets) * bucket_words;
+}
+
+/* cpu_batch.c */
+hive_status hive_cpu_run(hive_table *t, const hive_batch *b, hive_batch_outcome *outcome,
+                         hive_stream stream);
+hive_status hive_cpu_count_inserts(hive_table *t, const hive_batch *b, uint64_t *count,
+                                   hive_stream stream);
+hive_status hive_cpu_retry_full(hive_table *t, const hive_batch *b, hive_batch_outcome *outcome,
+                                hive_stream stream);
+uint8_t *hive_cpu_results_alloc(hive_table *t, uint64_t n, hive_stream stream);
+void hive_cpu_results_free(hive_table *t, uint8_t *results, hive_stream stream);
+
+#endif

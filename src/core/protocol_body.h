@@ -29,6 +29,34 @@ HIVE_PROTO P_SUFFIX(hive_scan) P_SUFFIX(hive_scan_bucket)(const P_SLOT *bucket, 
     s.moving = 0;
     s.word = 0;
     s.tomb_word = 0;
+#if !defined(__CUDACC__)
+    /* Host: stop at the key, or at the first EMPTY slot (EMPTY slots are a
+     * suffix, so nothing lies beyond it).  At load 0.9 this halves the slots
+     * read; every caller uses only `match`/`word` once a match is found. */
+    for (uint32_t i = 0; i < P_S; i++) {
+        P_SLOT w = P_LOAD(bucket + i);
+        P_KEY key = P_KEY_OF(w);
+        if (key == k) {
+            s.match = (int)i;
+            s.word = w;
+            return s;
+        }
+        if (key == P_EMPTY) {
+            s.empty = (int)i;
+            s.word = w; /* all ones: an EMPTY slot is only ever written by clear */
+            return s;
+        }
+        if (key == P_TOMB) {
+            if (s.tomb < 0) {
+                s.tomb = (int)i;
+                s.tomb_word = w;
+            }
+        } else if (key == P_MOVING) {
+            s.moving = 1;
+        }
+    }
+    return s;
+#else
 #if defined(__CUDACC__) && P_WORDS == 1
 #pragma unroll
     for (uint32_t i = 0; i < P_S; i += 2) {
@@ -65,6 +93,7 @@ HIVE_PROTO P_SUFFIX(hive_scan) P_SUFFIX(hive_scan_bucket)(const P_SLOT *bucket, 
     if (s.match < 0 && s.empty >= 0)
         s.word = P_MAKE(P_EMPTY, (P_VAL)~(P_VAL)0);
     return s;
+#endif
 }
 #else
 #include "tile_scan_body.h"
@@ -152,9 +181,11 @@ HIVE_PROTO int P_SUFFIX(hive_stash_in_use)(const hive_view *v, P_GEOM_PARAM, uin
 /* ---------------------------------------------------------------- find */
 
 /* Returns HIVE_R_FOUND (value in *out) or HIVE_R_NOT_FOUND. */
-HIVE_PROTO int P_SUFFIX(hive_find)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P_VAL *out)
+/* hive_find with the key's hashes already computed (a caller that prefetched
+ * its buckets has them). */
+HIVE_PROTO int P_SUFFIX(hive_find_hashed)(const hive_view *v, P_GEOM_PARAM, P_KEY k, uint32_t h1,
+                                          uint32_t h2, P_VAL *out)
 {
-    uint32_t h1 = P_HASH1(k), h2 = P_HASH2(k);
     for (unsigned round = 0;; round++) {
         uint64_t b1 = hive_bucket_of(v->ix, h1);
         P_SUFFIX(hive_scan) s1 = P_SUFFIX(hive_scan_bucket)(P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b1, P_S), P_GEOM_ARG, k);
@@ -190,13 +221,18 @@ HIVE_PROTO int P_SUFFIX(hive_find)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P_
     }
 }
 
+HIVE_PROTO int P_SUFFIX(hive_find)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P_VAL *out)
+{
+    return P_SUFFIX(hive_find_hashed)(v, P_GEOM_ARG, k, P_HASH1(k), P_HASH2(k), out);
+}
+
 /* ---------------------------------------------------------------- erase */
 
 /* Returns HIVE_R_ERASED or HIVE_R_NOT_FOUND. */
-HIVE_PROTO int P_SUFFIX(hive_erase)(const hive_view *v, P_GEOM_PARAM, P_KEY k)
+HIVE_PROTO int P_SUFFIX(hive_erase_hashed)(const hive_view *v, P_GEOM_PARAM, P_KEY k, uint32_t h1,
+                                           uint32_t h2)
 {
     const P_SLOT tomb = P_MAKE(P_TOMB, 0);
-    uint32_t h1 = P_HASH1(k), h2 = P_HASH2(k);
     for (unsigned round = 0;; round++) {
         uint64_t b1 = hive_bucket_of(v->ix, h1);
         P_SLOT *bucket1 = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b1, P_S);
@@ -237,6 +273,11 @@ HIVE_PROTO int P_SUFFIX(hive_erase)(const hive_view *v, P_GEOM_PARAM, P_KEY k)
             return HIVE_R_NOT_FOUND;
         hive_backoff(round);
     }
+}
+
+HIVE_PROTO int P_SUFFIX(hive_erase)(const hive_view *v, P_GEOM_PARAM, P_KEY k)
+{
+    return P_SUFFIX(hive_erase_hashed)(v, P_GEOM_ARG, k, P_HASH1(k), P_HASH2(k));
 }
 
 /* ---------------------------------------------------------------- cuckoo eviction */
@@ -462,10 +503,10 @@ HIVE_PROTO int P_SUFFIX(hive_insert_locked)(const hive_view *v, P_GEOM_PARAM, P_
 /* Inserts k, or combines val into its value (mode: HIVE_CMB_*).  Returns
  * HIVE_R_INSERTED, HIVE_R_UPDATED, HIVE_R_EXISTED or HIVE_R_REJECTED_FULL;
  * *step is the insert step that finished it, *moves the keys eviction moved. */
-HIVE_PROTO int P_SUFFIX(hive_upsert)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P_VAL val, int mode,
-                                     int *step, uint32_t *moves)
+HIVE_PROTO int P_SUFFIX(hive_upsert_hashed)(const hive_view *v, P_GEOM_PARAM, P_KEY k, uint32_t h1,
+                                            uint32_t h2, P_VAL val, int mode, int *step,
+                                            uint32_t *moves)
 {
-    uint32_t h1 = P_HASH1(k), h2 = P_HASH2(k);
     *moves = 0;
     for (unsigned round = 0;; round++) {
         uint64_t b1 = hive_bucket_of(v->ix, h1);
@@ -519,6 +560,12 @@ HIVE_PROTO int P_SUFFIX(hive_upsert)(const hive_view *v, P_GEOM_PARAM, P_KEY k, 
         P_UNLOCK(v, b1);
         return r;
     }
+}
+
+HIVE_PROTO int P_SUFFIX(hive_upsert)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P_VAL val, int mode,
+                                     int *step, uint32_t *moves)
+{
+    return P_SUFFIX(hive_upsert_hashed)(v, P_GEOM_ARG, k, P_HASH1(k), P_HASH2(k), val, mode, step, moves);
 }
 
 #undef P_SUFFIX

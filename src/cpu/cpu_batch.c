@@ -82,8 +82,8 @@ hive_status hive_cpu_run(hive_table *t, const hive_batch *b, hive_batch_outcome 
     }
     *outcome = job.total;
     uint64_t stash_slots = ct->store.stash_buckets * ct->S;
-    outcome->stash_crowded =
-        stash_slots != 0 && 2 * __atomic_load_n(&ct->store.stash_live, __ATOMIC_RELAXED) > stash_slots;
+    uint64_t stash_live = __atomic_load_n(&ct->store.stash_live, __ATOMIC_RELAXED);
+    outcome->stash_crowded = stash_slots != 0 && 2 * stash_live > stash_slots;
     return HIVE_SUCCESS;
 }
 

@@ -7,19 +7,20 @@
  *   K_SLOT, K_WORDS  one slot (uint64_t / hive_u128) and its size in 64-bit words
  *   K_KEY_OF, K_VAL_OF, K_RESERVED, K_HASH1, K_HASH2   as in protocol.h */
 
-/* Prefetches the bucket that key k's operation reads first (R1; most stop
+/* Prefetches the bucket that a key's operation reads first (R1; most stop
  * there, R4) and, if `second`, the one it reads next.  Always inlined: GCC
  * deems a function that only prefetches pure, and drops calls to it. */
 static inline __attribute__((always_inline)) void K_SUFFIX(prefetch)(const hive_view *v, uint32_t S,
-                                                                     int second, K_KEY k)
+                                                                     int second, uint32_t h1,
+                                                                     uint32_t h2)
 {
     const char *slots = (const char *)v->slots;
     size_t bucket_bytes = (size_t)S * sizeof(K_SLOT);
-    const char *b1 = slots + hive_bucket_of(v->ix, K_HASH1(k)) * bucket_bytes;
+    const char *b1 = slots + hive_bucket_of(v->ix, h1) * bucket_bytes;
     for (size_t line = 0; line < bucket_bytes; line += 64)
         __builtin_prefetch(b1 + line);
     if (second) {
-        const char *b2 = slots + hive_bucket_of(v->ix, K_HASH2(k)) * bucket_bytes;
+        const char *b2 = slots + hive_bucket_of(v->ix, h2) * bucket_bytes;
         for (size_t line = 0; line < bucket_bytes; line += 64)
             __builtin_prefetch(b2 + line);
     }
@@ -27,7 +28,7 @@ static inline __attribute__((always_inline)) void K_SUFFIX(prefetch)(const hive_
 
 /* Element i of a batch: one protocol call, its outputs and its counts. */
 static inline void K_SUFFIX(run_one)(const hive_view *v, uint32_t S, const hive_batch *b,
-                                     uint64_t i, hive_cpu_tally *tally)
+                                     uint64_t i, const uint32_t h[2], hive_cpu_tally *tally)
 {
     K_KEY k = ((const K_KEY *)b->keys)[i];
     unsigned op = b->ops ? b->ops[i] : (unsigned)b->op;
@@ -42,19 +43,20 @@ static inline void K_SUFFIX(run_one)(const hive_view *v, uint32_t S, const hive_
             b->found[i] = 0;
     } else if (op == HIVE_OP_FIND) {
         K_VAL val;
-        r = K_SUFFIX(hive_find)(v, S, k, &val);
+        r = K_SUFFIX(hive_find_hashed)(v, S, k, h[0], h[1], &val);
         if (r == HIVE_R_FOUND && b->values_out)
             ((K_VAL *)b->values_out)[i] = val;
         if (b->found)
             b->found[i] = r == HIVE_R_FOUND;
     } else if (op == HIVE_OP_ERASE) {
-        r = K_SUFFIX(hive_erase)(v, S, k);
+        r = K_SUFFIX(hive_erase_hashed)(v, S, k, h[0], h[1]);
         tally->out.erased += r == HIVE_R_ERASED;
     } else {
         int mode = op == HIVE_OP_INSERT ? HIVE_CMB_KEEP : (int)b->combine;
         int step;
         uint32_t moves;
-        r = K_SUFFIX(hive_upsert)(v, S, k, ((const K_VAL *)b->values_in)[i], mode, &step, &moves);
+        r = K_SUFFIX(hive_upsert_hashed)(v, S, k, h[0], h[1], ((const K_VAL *)b->values_in)[i], mode,
+                                        &step, &moves);
         if (r == HIVE_R_REJECTED_FULL) {
             tally->out.full++;
         } else {
@@ -71,18 +73,30 @@ static inline void K_SUFFIX(run_one)(const hive_view *v, uint32_t S, const hive_
  * far enough to cover a DRAM miss with the work of the keys in between
  * (measured: 8 to 16 are equally good, 4 and 32 are slower). */
 #define K_PREFETCH_AHEAD 12
+/* Hashes of the keys whose buckets are in flight, computed once when they
+ * are prefetched: a power of two above K_PREFETCH_AHEAD. */
+#define K_RING 16
 
 static void K_SUFFIX(run_range)(const hive_view *v, uint32_t S, int second, const hive_batch *b,
                                 uint64_t begin, uint64_t end, hive_cpu_tally *tally)
 {
     const K_KEY *keys = b->keys;
+    uint32_t ring[K_RING][2];
     uint64_t warm = end - begin < K_PREFETCH_AHEAD ? end : begin + K_PREFETCH_AHEAD;
-    for (uint64_t i = begin; i < warm; i++)
-        K_SUFFIX(prefetch)(v, S, second, keys[i]);
+    for (uint64_t i = begin; i < warm; i++) {
+        uint32_t *h = ring[i % K_RING];
+        h[0] = K_HASH1(keys[i]);
+        h[1] = K_HASH2(keys[i]);
+        K_SUFFIX(prefetch)(v, S, second, h[0], h[1]);
+    }
     for (uint64_t i = begin; i < end; i++) {
-        if (i + K_PREFETCH_AHEAD < end)
-            K_SUFFIX(prefetch)(v, S, second, keys[i + K_PREFETCH_AHEAD]);
-        K_SUFFIX(run_one)(v, S, b, i, tally);
+        if (i + K_PREFETCH_AHEAD < end) {
+            uint32_t *h = ring[(i + K_PREFETCH_AHEAD) % K_RING];
+            h[0] = K_HASH1(keys[i + K_PREFETCH_AHEAD]);
+            h[1] = K_HASH2(keys[i + K_PREFETCH_AHEAD]);
+            K_SUFFIX(prefetch)(v, S, second, h[0], h[1]);
+        }
+        K_SUFFIX(run_one)(v, S, b, i, ring[i % K_RING], tally);
     }
 }
 
@@ -103,7 +117,8 @@ static uint64_t K_SUFFIX(rehash)(const hive_cpu_store *from, uint32_t S, const h
             K_SUFFIX(run_range)(to, S, second, &b, 0, n, &tally);
             n = 0;
         }
-        const K_SLOT *bucket = (const K_SLOT *)hive_cpu_source_bucket(from, i, (uint64_t)S * K_WORDS);
+        const K_SLOT *bucket =
+            (const K_SLOT *)hive_cpu_source_bucket(from, i, (uint64_t)S * K_WORDS);
         for (uint32_t j = 0; j < S; j++) {
             K_KEY k = K_KEY_OF(bucket[j]);
             if (!K_RESERVED(k)) {
@@ -146,6 +161,7 @@ const hive_cpu_kernels K_SUFFIX(hive_cpu_kernels) = {
 };
 
 #undef K_PREFETCH_AHEAD
+#undef K_RING
 #undef K_SUFFIX
 #undef K_KEY
 #undef K_VAL

@@ -76,8 +76,8 @@ hive_status hive_cpu_pool_create(uint32_t workers, const char *call, hive_cpu_po
     pthread_t *threads = workers ? hive_host_calloc(workers, sizeof *threads) : NULL;
     if (workers && threads == NULL) {
         hive_host_free(pool);
-        return hive_fail(HIVE_ERROR_OUT_OF_MEMORY, call, "no host memory for %u worker thread handles",
-                         workers);
+        return hive_fail(HIVE_ERROR_OUT_OF_MEMORY, call,
+                         "no host memory for %u worker thread handles", workers);
     }
     /* Default attributes: these initialisations cannot fail on Linux. */
     pthread_mutex_init(&pool->owner, NULL);
@@ -94,7 +94,8 @@ hive_status hive_cpu_pool_create(uint32_t workers, const char *call, hive_cpu_po
     pthread_sigmask(SIG_BLOCK, &all, &previous);
     uint32_t started = 0;
     int err = 0;
-    while (started < workers && (err = pthread_create(&threads[started], NULL, worker_main, pool)) == 0)
+    while (started < workers &&
+           (err = pthread_create(&threads[started], NULL, worker_main, pool)) == 0)
         started++;
     pthread_sigmask(SIG_SETMASK, &previous, NULL);
     if (started < workers) {

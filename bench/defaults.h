@@ -1,0 +1,110 @@
+/* defaults.h — every size, count and load factor hive-bench uses, per backend,
+ * in one place.  `hive-bench all` uses the full set, `hive-bench quick` the
+ * quick one; --n, --runs and --rounds override single figures.
+ *
+ * Budgets: GPU full ~3-7 min on an H100 (docs/bench.md, "Run time"), GPU
+ * quick < 1 min, CPU quick ~1.5-2.5 min on a 2-core machine (limit: 5). */
+#ifndef HIVE_BENCH_DEFAULTS_H
+#define HIVE_BENCH_DEFAULTS_H
+
+#include <stdint.h>
+
+#define BENCH_DEFAULT_RUNS 5      /* timed runs per point, after one warm-up */
+#define BENCH_DEFAULT_SEED 0x48495645ull
+#define BENCH_DEFAULT_OUT "bench/results/latest"
+
+/* Load factors of the balanced workload (Hive §V-C: 0.95 is Hive's maximum). */
+#define BENCH_BALANCED_LF_MAX 2
+/* Peak load of the mixed workload's table (Hive's maximum, as in Fig. 8). */
+#define BENCH_MIXED_LF 0.95
+/* The mixed batch: insert : find : erase (Hive Fig. 8). */
+#define BENCH_MIXED_INSERT 0.5
+#define BENCH_MIXED_FIND 0.3
+/* Load sweep: 5%, 10%, ... 90% (WarpSpeed §6.3). */
+#define BENCH_LOADSWEEP_STEP 0.05
+#define BENCH_LOADSWEEP_POINTS 18
+/* Aging: fill, then per round insert/erase/find/miss this fraction each. */
+#define BENCH_AGING_FILL 0.85
+#define BENCH_AGING_SLICE 0.01
+/* YCSB: Zipfian constant, table slots per record (WarpSpeed: 1.2). */
+#define BENCH_YCSB_THETA 0.99
+#define BENCH_YCSB_SLACK 1.2
+/* Resize: the growing table starts at this many slots. */
+#define BENCH_RESIZE_START 1024u
+/* Scaling: load of every point; capacities grow by this factor. */
+#define BENCH_SCALING_LF 0.9
+/* Steps: load factors 0.55, 0.60, ... 0.95, 0.97 (Hive Fig. 9). */
+#define BENCH_STEPS_POINTS 10
+/* cpu-compare: hive's load factor (initial_capacity = N / 0.9). */
+#define BENCH_COMPARE_LF 0.9
+/* Fraction of free GPU memory (cudaMemGetInfo) the scaling workload may plan for. */
+#define BENCH_GPU_MEM_USE 0.85
+/* Fraction of physical memory the CPU scaling workload may plan for. */
+#define BENCH_CPU_MEM_USE 0.5
+
+typedef struct bench_defaults {
+    const char *name;
+    int balanced_log2_lo, balanced_log2_hi; /* keys 2^lo .. 2^hi */
+    int balanced_nlf;
+    double balanced_lf[BENCH_BALANCED_LF_MAX];
+    int mixed_log2_lo, mixed_log2_hi;       /* ops per batch */
+    uint64_t loadsweep_slots;
+    uint64_t aging_slots;
+    uint32_t aging_rounds;
+    uint64_t ycsb_records;                  /* = operations of the run phase */
+    uint64_t resize_keys;
+    uint32_t resize_batches;                /* the keys go in this many hive_insert calls */
+    uint64_t scaling_min, scaling_max;      /* slots; max is also bounded by memory */
+    uint64_t steps_slots;
+    uint64_t adversarial_buckets;
+    uint64_t compare_keys;
+} bench_defaults;
+
+/* H100: tables well past the 50 MB L2 from 2^23 keys on (64 MB at KV32). */
+static const bench_defaults BENCH_DEFAULTS_CUDA = {
+    "cuda", 20, 26, 2, {0.95, 0.90}, 20, 26,
+    100000000ull,      /* loadsweep: WarpSpeed's 1e8 slots */
+    100000000ull, 1000, /* aging: 1e8 slots, 1,000 rounds */
+    100000000ull,      /* ycsb: 1e8 records */
+    1ull << 26, 32,    /* resize */
+    10000000ull, 1000000000000ull, /* scaling: 1e7 slots up to what memory allows
+                                       (80 GB: 2e9 slots at KV32 and at KV64) */
+    1ull << 26,        /* steps */
+    1000000ull,        /* adversarial: WarpSpeed's 1e6 buckets */
+    1ull << 22};
+
+static const bench_defaults BENCH_DEFAULTS_CUDA_QUICK = {
+    "cuda-quick", 22, 24, 1, {0.95, 0.0}, 22, 24,
+    1ull << 24,
+    1ull << 24, 100,
+    1ull << 22,
+    1ull << 22, 32,
+    10000000ull, 100000000ull,
+    1ull << 22,
+    1000000ull,
+    1ull << 22};
+
+/* A 2-core machine: sizes a CPU backend finishes in minutes. */
+static const bench_defaults BENCH_DEFAULTS_CPU = {
+    "cpu", 16, 22, 2, {0.95, 0.90}, 16, 22,
+    1ull << 22,
+    1ull << 22, 1000,
+    1ull << 22,
+    1ull << 22, 32,
+    10000000ull, 100000000ull,
+    1ull << 22,
+    1ull << 16,
+    1ull << 22};
+
+static const bench_defaults BENCH_DEFAULTS_CPU_QUICK = {
+    "cpu-quick", 18, 20, 1, {0.95, 0.0}, 18, 20,
+    1ull << 20,
+    1ull << 20, 100,
+    1ull << 20,
+    1ull << 20, 16,
+    10000000ull, 10000000ull,
+    1ull << 20,
+    1ull << 14,
+    1ull << 21};
+
+#endif

@@ -1,0 +1,184 @@
+/* harness.h — what every workload shares: the run context, table-memory
+ * buffers (host memory for the CPU backend, cudaMalloc for CUDA), key and
+ * batch generation, timing (CUDA events on the GPU, clock_gettime on the CPU),
+ * medians, verification, and result rows.
+ *
+ * Conventions.  Functions returning int give 0 on success and -1 after
+ * printing why.  A hive call's status goes through bench_status(): failures
+ * that leave results to check (TABLE_FULL, RESERVED_KEY) count as
+ * verification failures; anything else (CUDA, out of memory) aborts the
+ * workload. */
+#ifndef HIVE_BENCH_HARNESS_H
+#define HIVE_BENCH_HARNESS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "defaults.h"
+#include "gen.h"
+#include "hive.h"
+
+#include "gpu.h" /* declarations only; called when BENCH_WITH_CUDA is defined */
+
+/* One result row: one figure of one workload (see report.c for the files). */
+typedef struct bench_row {
+    char workload[24];
+    char op[40];
+    uint64_t n;          /* keys or ops per call (or records, slots: see the workload) */
+    double load_factor;  /* < 0: not applicable */
+    double x;            /* a workload's own axis (round, capacity, ...); NAN: none */
+    double gops;         /* B ops/s (10^9 per second); NAN: not a key-op rate */
+    double value;        /* another figure, in `unit` (NAN: none) */
+    char unit[16];
+    char limit[24];      /* the ceiling gops is divided by ("" on the CPU) */
+    double fraction;     /* gops / limit; NAN: none */
+    uint64_t bytes_held; /* table footprint (hive_stats.bytes_held); 0: none */
+    int runs;            /* timed runs the median is over */
+    int ok;              /* 1 verified, 0 a check failed, -1 nothing to verify */
+    int detail;          /* 1: in the CSV/JSON only, not the printed table (per-round rows) */
+} bench_row;
+
+typedef struct bench_ctx {
+    /* options */
+    hive_backend backend;      /* HIVE_BACKEND_CPU or HIVE_BACKEND_CUDA (resolved) */
+    hive_key_width key_width;
+    uint32_t bits;             /* 32 or 64 */
+    size_t kbytes;             /* bytes per key (= per value) */
+    uint64_t seed;
+    int runs;
+    uint64_t n;                /* --n: 0 = the workload's default */
+    uint32_t rounds;           /* --rounds: 0 = default */
+    uint32_t threads;          /* CPU backend worker threads, 0 = one per core */
+    int quick;
+    const bench_defaults *def;
+    const char *out_dir;
+    /* environment */
+    int gpu;                   /* 1 when the CUDA backend runs */
+    hive_stream stream;        /* the bench's stream (NULL on the CPU) */
+    char device[256], driver[96], commit[64], date[32];
+    uint64_t gpu_l2, gpu_mem_total;
+    int limits_done;
+    bench_limits limits;
+    /* results of the workload now running */
+    const char *workload;
+    bench_row *rows;
+    size_t nrows, cap_rows;
+    int failures;              /* verification failures, all workloads */
+    int errors;                /* workloads aborted */
+    double t0;                 /* start time (progress lines) */
+} bench_ctx;
+
+#define BENCH_MAX_RUNS 64
+
+/* One step of a run: `expr` gives 0 (fine), > 0 (that many verification
+ * problems: clears `ok`) or < 0 (fatal: goes to `fail`). */
+#define BENCH_STEP(expr, ok, fail)           \
+    do {                                     \
+        int64_t step_ = (int64_t)(expr);     \
+        if (step_ < 0)                       \
+            goto fail;                       \
+        if (step_ > 0)                       \
+            (ok) = 0;                        \
+    } while (0)
+
+/* Times one hive call with the bench's timer: *secs gets the seconds; the
+ * value is bench_status()'s (0, 1 or -1; -1 also when timing failed). */
+#define BENCH_TIMED(c, secs, name, call) (bench_timer_start(c), bench_timed_end((c), (secs), (call), (name)))
+int bench_timed_end(bench_ctx *c, double *secs, hive_status s, const char *name);
+
+/* ---------------------------------------------------------------- context */
+
+int bench_ctx_init(bench_ctx *c);
+void bench_ctx_finish(bench_ctx *c);
+/* Wall-clock seconds (CLOCK_MONOTONIC). */
+double bench_now(void);
+/* A seed for one point and run of a workload: fresh keys per run. */
+uint64_t bench_seed(const bench_ctx *c, uint64_t point, int run);
+/* printf to stderr, prefixed with the elapsed time. */
+void bench_progress(const bench_ctx *c, const char *fmt, ...);
+
+/* ---------------------------------------------------------------- tables */
+
+/* A config for this run: backend, key width, threads; capacity pinned when
+ * min_lf is 0 and max_lf 1.0. */
+hive_config bench_config(const bench_ctx *c, uint64_t initial_capacity, double max_lf,
+                         double min_lf);
+/* hive_create on a pinned table (max_load_factor 1, min_load_factor 0). */
+int bench_create_pinned(bench_ctx *c, uint64_t slots, hive_table **t);
+int bench_create(bench_ctx *c, const hive_config *cfg, hive_table **t);
+/* Classifies a hive call's status: 0 success; 1 a verification failure
+ * (TABLE_FULL, RESERVED_KEY, INVALID_ARGUMENT from a batch); -1 fatal.
+ * Prints hive_last_error() for anything but success. */
+int bench_status(bench_ctx *c, hive_status s, const char *call);
+int bench_stats(bench_ctx *c, hive_table *t, hive_stats *st);
+
+/* ---------------------------------------------------------------- buffers */
+
+void *bench_alloc(bench_ctx *c, size_t bytes); /* table memory; NULL: message printed */
+void bench_free(bench_ctx *c, void *p);
+int bench_memset(bench_ctx *c, void *p, int byte, size_t bytes);
+int bench_to_host(bench_ctx *c, void *host, const void *p, size_t bytes);
+int bench_to_table_memory(bench_ctx *c, void *p, const void *host, size_t bytes);
+/* Free table memory now (GPU: cudaMemGetInfo; CPU: a share of physical memory). */
+uint64_t bench_free_memory(bench_ctx *c);
+
+/* ---------------------------------------------------------------- generation */
+
+bench_keys bench_keys_for(const bench_ctx *c, uint64_t seed);
+/* A batch of one op over counters [base, base + n), unshuffled. */
+bench_gen bench_gen_one(bench_keys k, uint64_t n, uint64_t base, hive_op op, hive_result expect,
+                        uint32_t vtag);
+/* Appends a segment of `count` positions (counters from base). */
+void bench_gen_add(bench_gen *g, uint64_t count, uint64_t base, hive_op op, hive_result expect,
+                   uint32_t vtag, uint32_t vtag_alt);
+/* Interleaves the segments at random (seeded). */
+void bench_gen_shuffle(bench_gen *g, uint64_t seed);
+/* Zipf mode: n ops over `records` keys (counters 0..records-1); reads are
+ * FIND, the rest UPSERT with tag 1. */
+bench_gen bench_gen_zipf(bench_keys k, uint64_t n, uint64_t records, double theta,
+                         double read_fraction, uint64_t seed);
+/* Fills the arrays (each may be NULL) in table memory. */
+int bench_fill(bench_ctx *c, const bench_gen *g, uint8_t *ops, void *keys, void *values);
+
+/* ---------------------------------------------------------------- timing */
+
+void bench_timer_start(bench_ctx *c);
+double bench_timer_stop(bench_ctx *c); /* seconds; < 0 on a CUDA error */
+double bench_median(const double *v, int n);
+
+/* ---------------------------------------------------------------- verification */
+
+/* Counts the elements of g whose outcome is wrong (0: all right; -1: error).
+ * `what` names the step in the message printed on failure. */
+int64_t bench_check(bench_ctx *c, const bench_gen *g, const uint8_t *results,
+                    const uint8_t *found, const void *values, const char *what);
+/* A live set of one range [lo, hi) with value tag vtag (and an alternative). */
+bench_live bench_live_one(bench_keys k, uint64_t lo, uint64_t hi, uint32_t vtag, uint32_t vtag_alt);
+void bench_live_add(bench_live *l, uint64_t lo, uint64_t hi, uint32_t vtag, uint32_t vtag_alt);
+/* The whole-table check: hive_size == l->total, hive_export's count == size,
+ * and the exported pairs are exactly l's keys with right values, once each.
+ * kbuf/vbuf: table memory of cap keys/values, reused (overwritten) for the
+ * export; if cap < size, the check allocates its own.  Returns the number of
+ * problems (0: all right), -1 on an error. */
+int64_t bench_check_table(bench_ctx *c, hive_table *t, const bench_live *l, void *kbuf,
+                          void *vbuf, uint64_t cap, const char *what);
+
+/* ---------------------------------------------------------------- rows */
+
+/* A throughput row: ops per second, its fraction of the sector-gather limit
+ * on the GPU. */
+bench_row *bench_row_rate(bench_ctx *c, const char *op, uint64_t n, double lf, double x,
+                          double ops_per_s, uint64_t bytes, int runs, int ok);
+/* A row of another kind of figure (value in unit). */
+bench_row *bench_row_value(bench_ctx *c, const char *op, uint64_t n, double lf, double x,
+                           double value, const char *unit, uint64_t bytes, int runs, int ok);
+
+/* Begins a workload (clears its rows); ends it: prints the table, writes
+ * CSV and JSON.  Returns 0, or -1 when the files could not be written. */
+void bench_begin(bench_ctx *c, const char *workload);
+int bench_end(bench_ctx *c);
+
+/* Counts a failure of a check that prints its own message. */
+void bench_fail(bench_ctx *c, const char *fmt, ...);
+
+#endif

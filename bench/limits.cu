@@ -1,0 +1,321 @@
+/* limits.cu — the hardware ceilings every GPU figure of hive-bench is
+ * divided by, measured in the same run as the figures:
+ *
+ *   copy      cudaMemcpyAsync device to device; bytes read + bytes written per second
+ *   line128   one warp reads one random aligned 128-byte line (4 bytes a lane)
+ *   line256   one warp reads one random aligned 256-byte block (8 bytes a lane)
+ *   sector    one thread reads one random aligned 8-byte word: one 32-byte sector
+ *   cas       one thread does one 64-bit atomicCAS on a random word
+ *   index     the sector kernel on an 8 KiB buffer (L1-resident): what index
+ *             generation alone costs, to show it is not the bottleneck
+ *
+ * The random-access buffer is the larger of 1 GiB and 8 x L2 (a power of
+ * two), so nearly every access misses L2.  Indices come from a cheap in-kernel
+ * hash of the access number (lowbias32: two multiplies, three xor-shifts),
+ * masked to the buffer; each thread keeps LIM_UNROLL independent accesses in
+ * flight.  Every kernel folds what it reads into a value that is stored only
+ * under an impossible condition, so no load is optimised away.  Launches use
+ * full occupancy (cudaOccupancyMaxActiveBlocksPerMultiprocessor); each rate is
+ * the median of `runs` (>= 5) timed launches after one warm-up, timed with
+ * CUDA events on one stream. */
+#include <cuda_runtime.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu.h"
+
+#define LIM_TRY(call)                                                                      \
+    do {                                                                                   \
+        cudaError_t e_ = (call);                                                           \
+        if (e_ != cudaSuccess) {                                                           \
+            fprintf(stderr, "hive-bench limits: %s failed (%s:%d): %s\n", #call, __FILE__,   \
+                    __LINE__, cudaGetErrorString(e_));                                     \
+            rc = -1;                                                                       \
+            goto out;                                                                      \
+        }                                                                                  \
+    } while (0)
+
+#define LIM_BLOCK 256
+#define LIM_UNROLL 4
+#define LIM_MAGIC 0x9E3779B9u
+
+__device__ __forceinline__ uint32_t lim_hash(uint32_t x)
+{
+    x ^= x >> 16;
+    x *= 0x7FEB352Du;
+    x ^= x >> 15;
+    x *= 0x846CA68Bu;
+    x ^= x >> 16;
+    return x;
+}
+
+/* Access a = (it * LIM_UNROLL + u) * nunits + unit, unit = the warp (line
+ * kernels) or the thread (sector, cas); every launch does exactly
+ * iters * LIM_UNROLL * nunits accesses (< 2^32). */
+
+__global__ void __launch_bounds__(LIM_BLOCK, 8) k_line128(const uint32_t *__restrict__ buf, uint32_t mask, uint32_t iters,
+                          uint32_t seed, uint32_t *sink)
+{
+    const uint32_t lane = threadIdx.x & 31;
+    const uint32_t unit = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+    const uint32_t nunits = (gridDim.x * blockDim.x) >> 5;
+    uint32_t acc = 0;
+    for (uint32_t it = 0; it < iters; it++) {
+        uint32_t v[LIM_UNROLL];
+#pragma unroll
+        for (int u = 0; u < LIM_UNROLL; u++) {
+            uint32_t line = lim_hash(((it * LIM_UNROLL + u) * nunits + unit) ^ seed) & mask;
+            v[u] = buf[(size_t)line * 32 + lane];
+        }
+#pragma unroll
+        for (int u = 0; u < LIM_UNROLL; u++)
+            acc ^= v[u];
+    }
+    if (acc == LIM_MAGIC)
+        sink[0] = acc;
+}
+
+__global__ void __launch_bounds__(LIM_BLOCK, 8) k_line256(const unsigned long long *__restrict__ buf, uint32_t mask,
+                          uint32_t iters, uint32_t seed, uint32_t *sink)
+{
+    const uint32_t lane = threadIdx.x & 31;
+    const uint32_t unit = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+    const uint32_t nunits = (gridDim.x * blockDim.x) >> 5;
+    unsigned long long acc = 0;
+    for (uint32_t it = 0; it < iters; it++) {
+        unsigned long long v[LIM_UNROLL];
+#pragma unroll
+        for (int u = 0; u < LIM_UNROLL; u++) {
+            uint32_t blk = lim_hash(((it * LIM_UNROLL + u) * nunits + unit) ^ seed) & mask;
+            v[u] = buf[(size_t)blk * 32 + lane];
+        }
+#pragma unroll
+        for (int u = 0; u < LIM_UNROLL; u++)
+            acc ^= v[u];
+    }
+    if ((uint32_t)acc == LIM_MAGIC)
+        sink[0] = (uint32_t)acc;
+}
+
+__global__ void __launch_bounds__(LIM_BLOCK, 8) k_sector(const unsigned long long *__restrict__ buf, uint32_t mask,
+                         uint32_t iters, uint32_t seed, uint32_t *sink)
+{
+    const uint32_t unit = blockIdx.x * blockDim.x + threadIdx.x;
+    const uint32_t nunits = gridDim.x * blockDim.x;
+    unsigned long long acc = 0;
+    for (uint32_t it = 0; it < iters; it++) {
+        unsigned long long v[LIM_UNROLL];
+#pragma unroll
+        for (int u = 0; u < LIM_UNROLL; u++) {
+            uint32_t w = lim_hash(((it * LIM_UNROLL + u) * nunits + unit) ^ seed) & mask;
+            v[u] = buf[w];
+        }
+#pragma unroll
+        for (int u = 0; u < LIM_UNROLL; u++)
+            acc ^= v[u];
+    }
+    if ((uint32_t)acc == LIM_MAGIC)
+        sink[0] = (uint32_t)acc;
+}
+
+__global__ void k_cas(unsigned long long *buf, uint32_t mask, uint32_t iters, uint32_t seed,
+                      uint32_t *sink)
+{
+    const uint32_t unit = blockIdx.x * blockDim.x + threadIdx.x;
+    const uint32_t nunits = gridDim.x * blockDim.x;
+    unsigned long long acc = 0;
+    for (uint32_t it = 0; it < iters; it++) {
+        unsigned long long v[LIM_UNROLL];
+#pragma unroll
+        for (int u = 0; u < LIM_UNROLL; u++) {
+            uint32_t a = (it * LIM_UNROLL + u) * nunits + unit;
+            uint32_t w = lim_hash(a ^ seed) & mask;
+            v[u] = atomicCAS(&buf[w], (unsigned long long)a, (unsigned long long)a + 1);
+        }
+#pragma unroll
+        for (int u = 0; u < LIM_UNROLL; u++)
+            acc ^= v[u];
+    }
+    if ((uint32_t)acc == LIM_MAGIC)
+        sink[0] = (uint32_t)acc;
+}
+
+typedef enum lim_kind { LIM_LINE128, LIM_LINE256, LIM_SECTOR, LIM_CAS, LIM_INDEX } lim_kind;
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* Times one kind `runs` times after a warm-up; returns accesses per second
+ * (median), or < 0 on a CUDA error. */
+static double time_kind(lim_kind kind, void *buf, uint64_t bytes, uint32_t *sink, int sms,
+                        uint64_t target, int runs, cudaStream_t s, cudaEvent_t e0, cudaEvent_t e1)
+{
+    int rc = 0;
+    double result = -1.0, secs[64];
+    const void *fn;
+    uint32_t mask, per_thread_units;
+    switch (kind) {
+    case LIM_LINE128:
+        fn = (const void *)k_line128;
+        mask = (uint32_t)(bytes / 128 - 1);
+        per_thread_units = 32; /* a warp per access */
+        break;
+    case LIM_LINE256:
+        fn = (const void *)k_line256;
+        mask = (uint32_t)(bytes / 256 - 1);
+        per_thread_units = 32;
+        break;
+    case LIM_SECTOR:
+        fn = (const void *)k_sector;
+        mask = (uint32_t)(bytes / 8 - 1);
+        per_thread_units = 1;
+        break;
+    case LIM_CAS:
+        fn = (const void *)k_cas;
+        mask = (uint32_t)(bytes / 8 - 1);
+        per_thread_units = 1;
+        break;
+    default:
+        fn = (const void *)k_sector;
+        mask = 1023u; /* 8 KiB */
+        per_thread_units = 1;
+        break;
+    }
+    int per_sm = 0;
+    LIM_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, LIM_BLOCK, 0));
+    if (per_sm < 1)
+        per_sm = 1;
+    {
+        uint32_t blocks = (uint32_t)(sms * per_sm);
+        uint64_t units = (uint64_t)blocks * LIM_BLOCK / per_thread_units;
+        uint64_t iters64 = target / (units * LIM_UNROLL);
+        uint32_t iters = iters64 < 1 ? 1u : (uint32_t)iters64;
+        double accesses = (double)iters * LIM_UNROLL * (double)units;
+        if (runs > 64)
+            runs = 64;
+        for (int r = -1; r < runs; r++) {
+            uint32_t seed = 0x5EED0000u + (uint32_t)(r + 1) * 0x9E3779B1u;
+            LIM_TRY(cudaEventRecord(e0, s));
+            switch (kind) {
+            case LIM_LINE128:
+                k_line128<<<blocks, LIM_BLOCK, 0, s>>>((const uint32_t *)buf, mask, iters, seed, sink);
+                break;
+            case LIM_LINE256:
+                k_line256<<<blocks, LIM_BLOCK, 0, s>>>((const unsigned long long *)buf, mask, iters,
+                                                       seed, sink);
+                break;
+            case LIM_CAS:
+                k_cas<<<blocks, LIM_BLOCK, 0, s>>>((unsigned long long *)buf, mask, iters, seed, sink);
+                break;
+            default:
+                k_sector<<<blocks, LIM_BLOCK, 0, s>>>((const unsigned long long *)buf, mask, iters,
+                                                      seed, sink);
+                break;
+            }
+            LIM_TRY(cudaGetLastError());
+            LIM_TRY(cudaEventRecord(e1, s));
+            LIM_TRY(cudaEventSynchronize(e1));
+            float ms = 0.0f;
+            LIM_TRY(cudaEventElapsedTime(&ms, e0, e1));
+            if (r >= 0)
+                secs[r] = (double)ms * 1e-3;
+        }
+        result = accesses / median(secs, runs);
+    }
+out:
+    return rc == 0 ? result : -1.0;
+}
+
+extern "C" int bench_gpu_limits(bench_limits *out, int runs)
+{
+    int rc = 0;
+    void *a = NULL, *b = NULL;
+    uint32_t *sink = NULL;
+    cudaStream_t s = NULL;
+    cudaEvent_t e0 = NULL, e1 = NULL;
+    double secs[64];
+    memset(out, 0, sizeof *out);
+    if (runs < 5)
+        runs = 5;
+    if (runs > 64)
+        runs = 64;
+
+    int dev = 0, sms = 0, l2 = 0;
+    LIM_TRY(cudaGetDevice(&dev));
+    LIM_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    LIM_TRY(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
+    {
+        uint64_t bytes = 1ull << 30;
+        while (bytes < 8ull * (uint64_t)l2)
+            bytes <<= 1;
+        size_t fr = 0, total = 0;
+        LIM_TRY(cudaMemGetInfo(&fr, &total));
+        while (2 * bytes + (256ull << 20) > fr && bytes > (64ull << 20))
+            bytes >>= 1;
+        if (bytes < 8ull * (uint64_t)l2)
+            fprintf(stderr, "hive-bench limits: only %llu MiB free for the buffer, under 8 x L2\n",
+                    (unsigned long long)(bytes >> 20));
+        out->buffer_bytes = bytes;
+        out->l2_bytes = (uint64_t)l2;
+
+        LIM_TRY(cudaStreamCreate(&s));
+        LIM_TRY(cudaEventCreate(&e0));
+        LIM_TRY(cudaEventCreate(&e1));
+        LIM_TRY(cudaMalloc(&a, bytes));
+        LIM_TRY(cudaMalloc(&b, bytes));
+        LIM_TRY(cudaMalloc((void **)&sink, 64));
+        LIM_TRY(cudaMemsetAsync(a, 0, bytes, s));
+        LIM_TRY(cudaMemsetAsync(b, 0, bytes, s));
+        LIM_TRY(cudaStreamSynchronize(s));
+
+        /* copy: bytes read + bytes written per second */
+        for (int r = -1; r < runs; r++) {
+            LIM_TRY(cudaEventRecord(e0, s));
+            LIM_TRY(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, s));
+            LIM_TRY(cudaEventRecord(e1, s));
+            LIM_TRY(cudaEventSynchronize(e1));
+            float ms = 0.0f;
+            LIM_TRY(cudaEventElapsedTime(&ms, e0, e1));
+            if (r >= 0)
+                secs[r] = (double)ms * 1e-3;
+        }
+        out->copy_bytes_per_s = 2.0 * (double)bytes / median(secs, runs);
+
+        /* access counts sized for launches of a few to a few tens of ms */
+        if ((out->line128_per_s = time_kind(LIM_LINE128, a, bytes, sink, sms, 1ull << 27, runs, s,
+                                            e0, e1)) < 0 ||
+            (out->line256_per_s = time_kind(LIM_LINE256, a, bytes, sink, sms, 1ull << 26, runs, s,
+                                            e0, e1)) < 0 ||
+            (out->sector_per_s = time_kind(LIM_SECTOR, a, bytes, sink, sms, 1ull << 30, runs, s,
+                                           e0, e1)) < 0 ||
+            (out->cas_per_s = time_kind(LIM_CAS, a, bytes, sink, sms, 1ull << 28, runs, s, e0,
+                                        e1)) < 0 ||
+            (out->index_per_s = time_kind(LIM_INDEX, a, bytes, sink, sms, 1ull << 30, runs, s, e0,
+                                          e1)) < 0)
+            rc = -1;
+    }
+out:
+    if (a != NULL)
+        cudaFree(a);
+    if (b != NULL)
+        cudaFree(b);
+    if (sink != NULL)
+        cudaFree(sink);
+    if (e0 != NULL)
+        cudaEventDestroy(e0);
+    if (e1 != NULL)
+        cudaEventDestroy(e1);
+    if (s != NULL)
+        cudaStreamDestroy(s);
+    return rc;
+}

@@ -1,0 +1,22 @@
+/* workloads.h — one entry point per workload (bench/wl_*.c).  Each runs its
+ * points, verifies every run, adds result rows, and returns 0, or -1 when it
+ * had to stop (an error it printed).  Verification failures are counted in
+ * c->failures and do not stop a workload. */
+#ifndef HIVE_BENCH_WORKLOADS_H
+#define HIVE_BENCH_WORKLOADS_H
+
+#include "harness.h"
+
+int wl_limits(bench_ctx *c);      /* GPU only: copy, gathers, atomicCAS */
+int wl_balanced(bench_ctx *c);    /* bulk insert / find / negative find, 2^20..2^26 keys */
+int wl_mixed(bench_ctx *c);       /* insert:find:erase 0.5:0.3:0.2 in one hive_apply */
+int wl_loadsweep(bench_ctx *c);   /* WarpSpeed's 5%..90% load sweep */
+int wl_aging(bench_ctx *c);       /* 85% full, rounds of 1% churn */
+int wl_ycsb(bench_ctx *c);        /* YCSB A/B/C, Zipfian 0.99 */
+int wl_resize(bench_ctx *c);      /* growth vs pre-sized; split / merge rates */
+int wl_scaling(bench_ctx *c);     /* 1e7 slots up to what memory allows, 90% load */
+int wl_adversarial(bench_ctx *c); /* WarpSpeed's duplicate-key race test */
+int wl_steps(bench_ctx *c);       /* the four insert steps, load 0.55..0.97 */
+int wl_cpu_compare(bench_ctx *c); /* CPU backend vs GLib GHashTable and ck_ht */
+
+#endif

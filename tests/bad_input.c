@@ -1,0 +1,592 @@
+/* bad_input.c — every way a caller can get it wrong, on one backend:
+ *
+ *   hive-bad-input <cpu|cuda> <kv32|kv64>
+ *
+ * NULL table and arrays (n > 0: INVALID_ARGUMENT; n = 0: a no-op success), n
+ * beyond 2^40, bad combine modes, every field of a bad config (each
+ * INVALID_ARGUMENT with hive_last_error() naming the argument, and *table
+ * left alone), a zeroed fake handle (the magic check; a real destroyed
+ * handle would be use-after-free), reserved keys (that key
+ * REJECTED_RESERVED, the others processed, HIVE_ERROR_RESERVED_KEY), bad op
+ * codes in hive_apply (NONE for them, the others processed,
+ * INVALID_ARGUMENT), pageable host memory given to a CUDA table, CUDA tables
+ * without a GPU (NO_DEVICE) or without CUDA in the build (UNSUPPORTED), a
+ * table too big to allocate (OUT_OF_MEMORY at create, and from
+ * hive_reserve with the table unchanged), and hive_status_string. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hivetest.h"
+
+/* The 2^37-slot tables below must fail cleanly under the sanitizers too. */
+#if defined(__SANITIZE_ADDRESS__)
+const char *__asan_default_options(void) { return "allocator_may_return_null=1"; }
+#endif
+#if defined(__SANITIZE_THREAD__)
+const char *__tsan_default_options(void) { return "allocator_may_return_null=1"; }
+#endif
+
+static ht_target target;
+
+/* The last error names `what`. */
+#define EXPECT_ERROR_NAMES(what, why)                                                     \
+    HT_CHECK(strstr(hive_last_error(), (what)) != NULL,                                     \
+             "hive_last_error() \"%s\" should name \"%s\" (%s)", hive_last_error(), (what), \
+             (why))
+
+/* ---------------------------------------------------------------- status strings */
+
+static void status_strings(void)
+{
+    ht_context("hive_status_string");
+    const char *seen[16] = {0};
+    for (int s = HIVE_SUCCESS; s <= HIVE_ERROR_INTERNAL; s++) {
+        const char *text = hive_status_string((hive_status)s);
+        if (!HT_CHECK(text != NULL && text[0] != '\0', "status %d has no text", s))
+            continue;
+        HT_CHECK(strcmp(text, hive_status_string((hive_status)99)) != 0,
+                 "status %d reads as an unknown status: \"%s\"", s, text);
+        for (int o = 0; o < s; o++)
+            HT_CHECK(seen[o] == NULL || strcmp(seen[o], text) != 0,
+                     "statuses %d and %d share the text \"%s\"", o, s, text);
+        seen[s] = text;
+    }
+    const char *unknown = hive_status_string((hive_status)99);
+    HT_CHECK(unknown != NULL && unknown[0] != '\0', "status 99 has no text");
+    HT_CHECK(hive_status_string((hive_status)-1) != NULL, "status -1 has no text");
+}
+
+/* ---------------------------------------------------------------- config */
+
+static void expect_bad_config(const hive_config *c, const char *what, const char *why)
+{
+    hive_table *sentinel = (hive_table *)(uintptr_t)0x1234, *table = sentinel;
+    HT_CHECK_STATUS(hive_create(c, &table), HIVE_ERROR_INVALID_ARGUMENT, "config with %s", why);
+    EXPECT_ERROR_NAMES(what, why);
+    HT_CHECK(table == sentinel, "a failed hive_create wrote *table (config with %s)", why);
+    if (table != sentinel && table != NULL)
+        hive_destroy(table);
+}
+
+static void bad_configs(void)
+{
+    const ht_target *t = &target;
+    ht_context("bad configs (%s %s)", t->backend_name, t->width_name);
+    hive_config c;
+    hive_table *table = (hive_table *)(uintptr_t)0x1234;
+
+    HT_CHECK_STATUS(hive_create(NULL, &table), HIVE_ERROR_INVALID_ARGUMENT, "config NULL");
+    EXPECT_ERROR_NAMES("config", "config NULL");
+    c = ht_config(t);
+    HT_CHECK_STATUS(hive_create(&c, NULL), HIVE_ERROR_INVALID_ARGUMENT, "table pointer NULL");
+    EXPECT_ERROR_NAMES("table", "table pointer NULL");
+
+#define BAD(field, value, why)          \
+    do {                                \
+        c = ht_config(t);               \
+        c.field = value;                \
+        expect_bad_config(&c, #field, why); \
+    } while (0)
+    BAD(struct_size, 0, "struct_size 0");
+    BAD(struct_size, (uint32_t)sizeof(hive_config) - 8, "struct_size too small");
+    BAD(struct_size, (uint32_t)sizeof(hive_config) + 8, "struct_size too big");
+    BAD(version, 0, "version 0");
+    BAD(version, HIVE_CONFIG_VERSION + 1, "a future version");
+    BAD(backend, (hive_backend)3, "backend 3");
+    BAD(backend, (hive_backend)-1, "backend -1");
+    BAD(key_width, (hive_key_width)0, "key_width 0");
+    BAD(key_width, (hive_key_width)3, "key_width 3");
+    BAD(device, -1, "device -1");
+    BAD(initial_capacity, 0, "initial_capacity 0");
+    BAD(initial_capacity, (1ull << 37) + 1, "initial_capacity over 2^37");
+    BAD(initial_capacity, ~0ull, "initial_capacity 2^64 - 1");
+    BAD(max_load_factor, 0.0, "max_load_factor 0");
+    BAD(max_load_factor, -0.5, "max_load_factor -0.5");
+    BAD(max_load_factor, 1.01, "max_load_factor 1.01");
+    BAD(max_load_factor, NAN, "max_load_factor NaN");
+    BAD(min_load_factor, -0.01, "min_load_factor -0.01");
+    BAD(min_load_factor, 0.46, "min_load_factor over max_load_factor / 2");
+    BAD(min_load_factor, NAN, "min_load_factor NaN");
+    BAD(resize_batch, 0, "resize_batch 0");
+    BAD(max_evictions, 1025, "max_evictions 1025");
+    BAD(stash_fraction, -0.1, "stash_fraction -0.1");
+    BAD(stash_fraction, 0.26, "stash_fraction 0.26");
+    BAD(stash_fraction, NAN, "stash_fraction NaN");
+    BAD(threads, 4097, "threads 4097");
+    BAD(bucket_slots, 2, "bucket_slots 2");
+    BAD(bucket_slots, 6, "bucket_slots 6");
+    BAD(bucket_slots, 64, "bucket_slots 64");
+    BAD(lanes_per_op, 3, "lanes_per_op 3");
+    BAD(lanes_per_op, 64, "lanes_per_op 64");
+#undef BAD
+    c = ht_config(t);
+    c.bucket_slots = 8;
+    c.lanes_per_op = 16;
+    expect_bad_config(&c, "lanes_per_op", "lanes_per_op 16 over bucket_slots 8");
+    c = ht_config(t);
+    c.max_load_factor = 0.5;
+    c.min_load_factor = 0.3;
+    expect_bad_config(&c, "min_load_factor", "min_load_factor 0.3 with max_load_factor 0.5");
+}
+
+/* ---------------------------------------------------------------- handles */
+
+/* Every entry point given `table` (NULL or not a live table). */
+static void every_call_rejects(hive_table *table, const char *what, ht_batch *b)
+{
+    ht_context("%s handle (%s %s)", what, target.backend_name, target.width_name);
+    uint64_t n = 4, size = 0, count = 0;
+    hive_config c;
+    hive_stats st;
+    const hive_status inv = HIVE_ERROR_INVALID_ARGUMENT;
+    HT_CHECK_STATUS(hive_insert(table, n, b->keys, b->values, HIVE_COMBINE_ASSIGN, b->results, NULL),
+                    inv, "insert");
+    EXPECT_ERROR_NAMES("table", "insert");
+    HT_CHECK_STATUS(hive_find(table, n, b->keys, b->values, b->found, NULL), inv, "find");
+    EXPECT_ERROR_NAMES("table", "find");
+    HT_CHECK_STATUS(hive_contains(table, n, b->keys, b->found, NULL), inv, "contains");
+    HT_CHECK_STATUS(hive_erase(table, n, b->keys, b->results, NULL), inv, "erase");
+    HT_CHECK_STATUS(hive_apply(table, n, b->ops, b->keys, b->values, HIVE_COMBINE_ADD, b->results,
+                               NULL),
+                    inv, "apply");
+    HT_CHECK_STATUS(hive_insert(table, 0, NULL, NULL, HIVE_COMBINE_ASSIGN, NULL, NULL), inv,
+                    "insert n = 0");
+    HT_CHECK_STATUS(hive_size(table, &size), inv, "size");
+    HT_CHECK_STATUS(hive_clear(table, NULL), inv, "clear");
+    HT_CHECK_STATUS(hive_reserve(table, 100, NULL), inv, "reserve");
+    HT_CHECK_STATUS(hive_export(table, 4, b->keys, b->values, &count, NULL), inv, "export");
+    HT_CHECK_STATUS(hive_stats_get(table, &st), inv, "stats");
+    HT_CHECK_STATUS(hive_get_config(table, &c), inv, "get_config");
+    HT_CHECK_STATUS(hive_destroy(table), inv, "destroy");
+    EXPECT_ERROR_NAMES("table", "destroy");
+}
+
+static void bad_handles(ht_batch *b)
+{
+    every_call_rejects(NULL, "NULL", b);
+    /* A destroyed handle cannot be touched safely (use after free); a zeroed
+     * block of memory stands for one: its magic is not hive's. */
+    void *fake = calloc(1, 4096);
+    every_call_rejects((hive_table *)fake, "zeroed fake", b);
+    free(fake);
+}
+
+/* ---------------------------------------------------------------- arguments */
+
+static void bad_arguments(hive_table *table, ht_batch *b)
+{
+    const ht_target *t = &target;
+    ht_context("bad arguments (%s %s)", t->backend_name, t->width_name);
+    const hive_status inv = HIVE_ERROR_INVALID_ARGUMENT;
+    const uint64_t n = 8, huge = (1ull << 40) + 1;
+    uint64_t size = 0, count = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        ht_put(t, b->keys, i, 1000 + i);
+        ht_put(t, b->values, i, i);
+        b->ops[i] = HIVE_OP_UPSERT;
+    }
+    /* NULL arrays with n > 0, each named. */
+#define NAMES(expr, what, why)                     \
+    do {                                           \
+        HT_CHECK_STATUS(expr, inv, why);           \
+        EXPECT_ERROR_NAMES(what, why);             \
+    } while (0)
+    NAMES(hive_insert(table, n, NULL, b->values, HIVE_COMBINE_ADD, NULL, NULL), "keys",
+          "insert keys NULL");
+    NAMES(hive_insert(table, n, b->keys, NULL, HIVE_COMBINE_ADD, NULL, NULL), "values",
+          "insert values NULL");
+    NAMES(hive_find(table, n, NULL, b->values, b->found, NULL), "keys", "find keys NULL");
+    NAMES(hive_find(table, n, b->keys, NULL, NULL, NULL), "values", "find values and found NULL");
+    NAMES(hive_contains(table, n, NULL, b->found, NULL), "keys", "contains keys NULL");
+    NAMES(hive_contains(table, n, b->keys, NULL, NULL), "found", "contains found NULL");
+    NAMES(hive_erase(table, n, NULL, b->results, NULL), "keys", "erase keys NULL");
+    NAMES(hive_apply(table, n, NULL, b->keys, b->values, HIVE_COMBINE_ADD, NULL, NULL), "ops",
+          "apply ops NULL");
+    NAMES(hive_apply(table, n, b->ops, NULL, b->values, HIVE_COMBINE_ADD, NULL, NULL), "keys",
+          "apply keys NULL");
+    NAMES(hive_apply(table, n, b->ops, b->keys, NULL, HIVE_COMBINE_ADD, NULL, NULL), "values",
+          "apply values NULL");
+    NAMES(hive_size(table, NULL), "size", "size NULL");
+    NAMES(hive_export(table, n, b->keys, b->values, NULL, NULL), "count", "export count NULL");
+    NAMES(hive_stats_get(table, NULL), "stats", "stats NULL");
+    NAMES(hive_get_config(table, NULL), "config", "get_config NULL");
+    /* n beyond 2^40. */
+    NAMES(hive_insert(table, huge, b->keys, b->values, HIVE_COMBINE_ADD, NULL, NULL), "n",
+          "insert n > 2^40");
+    NAMES(hive_find(table, huge, b->keys, b->values, b->found, NULL), "n", "find n > 2^40");
+    NAMES(hive_contains(table, huge, b->keys, b->found, NULL), "n", "contains n > 2^40");
+    NAMES(hive_erase(table, huge, b->keys, NULL, NULL), "n", "erase n > 2^40");
+    NAMES(hive_apply(table, huge, b->ops, b->keys, b->values, HIVE_COMBINE_ADD, NULL, NULL), "n",
+          "apply n > 2^40");
+    NAMES(hive_insert(table, ~0ull, b->keys, b->values, HIVE_COMBINE_ADD, NULL, NULL), "n",
+          "insert n = 2^64 - 1");
+    /* Combine modes outside hive_combine. */
+    NAMES(hive_insert(table, n, b->keys, b->values, (hive_combine)5, NULL, NULL), "combine",
+          "insert combine 5");
+    NAMES(hive_insert(table, n, b->keys, b->values, (hive_combine)-1, NULL, NULL), "combine",
+          "insert combine -1");
+    NAMES(hive_apply(table, n, b->ops, b->keys, b->values, (hive_combine)9, NULL, NULL), "combine",
+          "apply combine 9");
+    /* Reserve beyond what a table can address. */
+    NAMES(hive_reserve(table, (1ull << 37) + 1, NULL), "capacity", "reserve over 2^37");
+#undef NAMES
+    /* None of that touched the table. */
+    HT_MUST(hive_size(table, &size));
+    HT_CHECK_EQ(size, 0, "size after rejected calls");
+
+    /* n = 0 with NULL arrays: success, nothing done. */
+    HT_CHECK_STATUS(hive_insert(table, 0, NULL, NULL, HIVE_COMBINE_ADD, NULL, NULL), HIVE_SUCCESS,
+                    "insert n = 0, NULL arrays");
+    HT_CHECK_STATUS(hive_find(table, 0, NULL, NULL, NULL, NULL), HIVE_SUCCESS,
+                    "find n = 0, NULL arrays");
+    HT_CHECK_STATUS(hive_contains(table, 0, NULL, NULL, NULL), HIVE_SUCCESS,
+                    "contains n = 0, NULL arrays");
+    HT_CHECK_STATUS(hive_erase(table, 0, NULL, NULL, NULL), HIVE_SUCCESS,
+                    "erase n = 0, NULL arrays");
+    HT_CHECK_STATUS(hive_apply(table, 0, NULL, NULL, NULL, HIVE_COMBINE_ADD, NULL, NULL),
+                    HIVE_SUCCESS, "apply n = 0, NULL arrays");
+    HT_MUST(hive_size(table, &size));
+    HT_CHECK_EQ(size, 0, "size after n = 0 calls");
+
+    /* Optional arrays really are optional. */
+    HT_CHECK_STATUS(hive_insert(table, n, b->keys, b->values, HIVE_COMBINE_ADD, NULL, NULL),
+                    HIVE_SUCCESS, "insert results NULL");
+    HT_CHECK_STATUS(hive_find(table, n, b->keys, NULL, b->found, NULL), HIVE_SUCCESS,
+                    "find values NULL");
+    HT_CHECK_STATUS(hive_find(table, n, b->keys, b->values, NULL, NULL), HIVE_SUCCESS,
+                    "find found NULL");
+    HT_CHECK_STATUS(hive_erase(table, n, b->keys, NULL, NULL), HIVE_SUCCESS, "erase results NULL");
+    /* Export: keys NULL while there is something to write. */
+    HT_CHECK_STATUS(hive_insert(table, n, b->keys, b->values, HIVE_COMBINE_ADD, NULL, NULL),
+                    HIVE_SUCCESS, "insert again");
+    HT_CHECK_STATUS(hive_export(table, n, NULL, b->values, &count, NULL), inv, "export keys NULL");
+    HT_CHECK_STATUS(hive_export(table, n, b->keys, NULL, &count, NULL), inv,
+                    "export values NULL");
+    HT_MUST(hive_clear(table, NULL));
+}
+
+/* ---------------------------------------------------------------- reserved keys */
+
+static void reserved_keys(hive_table *table, ht_batch *b)
+{
+    const ht_target *t = &target;
+    ht_context("reserved keys (%s %s)", t->backend_name, t->width_name);
+    /* Ordinary keys at even places, the four reserved keys at odd places. */
+    const uint64_t n = 8;
+    uint64_t keys[8];
+    for (uint64_t i = 0; i < n; i++)
+        keys[i] = i % 2 ? t->reserved_min + i / 2 : 77 + i;
+    uint64_t max_ordinary = t->reserved_min - 1;
+    keys[6] = max_ordinary; /* the largest ordinary key is not reserved */
+    ht_ref ref;
+    ht_ref_init(&ref);
+
+    for (uint64_t i = 0; i < n; i++) {
+        ht_put(t, b->keys, i, keys[i]);
+        ht_put(t, b->values, i, 500 + i);
+    }
+    memset(b->results, HT_FLAG_POISON, n);
+    HT_CHECK_STATUS(hive_insert(table, n, b->keys, b->values, HIVE_COMBINE_ASSIGN, b->results, NULL),
+                    HIVE_ERROR_RESERVED_KEY, "insert with reserved keys");
+    EXPECT_ERROR_NAMES("reserved", "insert with reserved keys");
+    for (uint64_t i = 0; i < n; i++) {
+        HT_CHECK_EQ(b->results[i], i % 2 ? HIVE_RESULT_REJECTED_RESERVED : HIVE_RESULT_INSERTED,
+                    "insert element %llu (key 0x%llx)", (unsigned long long)i,
+                    (unsigned long long)keys[i]);
+        if (i % 2 == 0)
+            ht_ref_put(&ref, keys[i], 500 + i);
+    }
+    ht_expect_contents(t, table, &ref, "after inserting with reserved keys");
+
+    /* find / contains: reserved keys not found, values untouched. */
+    for (uint64_t i = 0; i < n; i++)
+        ht_put(t, b->values, i, 9);
+    memset(b->found, HT_FLAG_POISON, n);
+    HT_CHECK_STATUS(hive_find(table, n, b->keys, b->values, b->found, NULL),
+                    HIVE_ERROR_RESERVED_KEY, "find with reserved keys");
+    for (uint64_t i = 0; i < n; i++) {
+        HT_CHECK_EQ(b->found[i], i % 2 ? 0 : 1, "find element %llu", (unsigned long long)i);
+        HT_CHECK_EQ(ht_get(t, b->values, i), i % 2 ? 9 : 500 + i, "find value %llu",
+                    (unsigned long long)i);
+    }
+    memset(b->found, HT_FLAG_POISON, n);
+    HT_CHECK_STATUS(hive_contains(table, n, b->keys, b->found, NULL), HIVE_ERROR_RESERVED_KEY,
+                    "contains with reserved keys");
+    for (uint64_t i = 0; i < n; i++)
+        HT_CHECK_EQ(b->found[i], i % 2 ? 0 : 1, "contains element %llu", (unsigned long long)i);
+
+    /* apply: every op on a reserved key is rejected, the others run. */
+    const uint8_t ops[8] = {HIVE_OP_FIND, HIVE_OP_FIND, HIVE_OP_UPSERT, HIVE_OP_INSERT,
+                            HIVE_OP_ERASE, HIVE_OP_UPSERT, HIVE_OP_UPSERT, HIVE_OP_ERASE};
+    const uint8_t want[8] = {HIVE_RESULT_FOUND, HIVE_RESULT_REJECTED_RESERVED, HIVE_RESULT_UPDATED,
+                             HIVE_RESULT_REJECTED_RESERVED, HIVE_RESULT_ERASED,
+                             HIVE_RESULT_REJECTED_RESERVED, HIVE_RESULT_UPDATED,
+                             HIVE_RESULT_REJECTED_RESERVED};
+    for (uint64_t i = 0; i < n; i++) {
+        b->ops[i] = ops[i];
+        ht_put(t, b->values, i, 1);
+    }
+    memset(b->results, HT_FLAG_POISON, n);
+    HT_CHECK_STATUS(hive_apply(table, n, b->ops, b->keys, b->values, HIVE_COMBINE_ADD, b->results,
+                               NULL),
+                    HIVE_ERROR_RESERVED_KEY, "apply with reserved keys");
+    for (uint64_t i = 0; i < n; i++)
+        HT_CHECK_EQ(b->results[i], want[i], "apply element %llu (op %u): %s", (unsigned long long)i,
+                    ops[i], ht_result_name(b->results[i]));
+    HT_CHECK_EQ(ht_get(t, b->values, 0), 500, "apply FIND value");
+    ht_ref_put(&ref, keys[2], 502 + 1);
+    ht_ref_del(&ref, keys[4]);
+    ht_ref_put(&ref, keys[6], 506 + 1);
+    ht_expect_contents(t, table, &ref, "after apply with reserved keys");
+
+    /* erase: reserved rejected, the others erased. */
+    memset(b->results, HT_FLAG_POISON, n);
+    HT_CHECK_STATUS(hive_erase(table, n, b->keys, b->results, NULL), HIVE_ERROR_RESERVED_KEY,
+                    "erase with reserved keys");
+    for (uint64_t i = 0; i < n; i++)
+        HT_CHECK_EQ(b->results[i],
+                    i % 2 ? HIVE_RESULT_REJECTED_RESERVED
+                    : i == 4 ? HIVE_RESULT_NOT_FOUND
+                             : HIVE_RESULT_ERASED,
+                    "erase element %llu", (unsigned long long)i);
+    ht_ref_clear(&ref);
+    ht_expect_contents(t, table, &ref, "after erase with reserved keys");
+
+    /* A batch of nothing but reserved keys. */
+    for (uint64_t i = 0; i < 4; i++)
+        ht_put(t, b->keys, i, t->reserved_min + i);
+    memset(b->results, HT_FLAG_POISON, 4);
+    HT_CHECK_STATUS(hive_insert(table, 4, b->keys, b->values, HIVE_COMBINE_KEEP, b->results, NULL),
+                    HIVE_ERROR_RESERVED_KEY, "insert of reserved keys only");
+    for (uint64_t i = 0; i < 4; i++)
+        HT_CHECK_EQ(b->results[i], HIVE_RESULT_REJECTED_RESERVED, "reserved-only element %llu",
+                    (unsigned long long)i);
+    ht_expect_contents(t, table, &ref, "after reserved-only insert");
+    ht_ref_free(&ref);
+}
+
+/* ---------------------------------------------------------------- bad op codes */
+
+static void bad_ops(hive_table *table, ht_batch *b)
+{
+    const ht_target *t = &target;
+    ht_context("bad op codes (%s %s)", t->backend_name, t->width_name);
+    /* Keys 400 and 402 are present, for the FIND and ERASE beside the bad ops. */
+    const uint64_t n = 8;
+    ht_put(t, b->keys, 0, 400);
+    ht_put(t, b->keys, 1, 402);
+    ht_put(t, b->values, 0, 7);
+    ht_put(t, b->values, 1, 8);
+    HT_MUST(hive_insert(table, 2, b->keys, b->values, HIVE_COMBINE_ASSIGN, NULL, NULL));
+    const uint8_t ops[8] = {HIVE_OP_INSERT, 4, HIVE_OP_UPSERT, 255, HIVE_OP_INSERT, 9,
+                            HIVE_OP_FIND, HIVE_OP_ERASE};
+    for (uint64_t i = 0; i < n; i++) {
+        ht_put(t, b->keys, i, i < 6 ? 300 + i : 400 + 2 * (i - 6));
+        ht_put(t, b->values, i, 40 + i);
+        b->ops[i] = ops[i];
+    }
+    memset(b->results, HT_FLAG_POISON, n);
+    HT_CHECK_STATUS(hive_apply(table, n, b->ops, b->keys, b->values, HIVE_COMBINE_ASSIGN,
+                               b->results, NULL),
+                    HIVE_ERROR_INVALID_ARGUMENT, "apply with op codes 4, 255, 9");
+    EXPECT_ERROR_NAMES("op", "apply with bad op codes");
+    const uint8_t want[8] = {HIVE_RESULT_INSERTED, HIVE_RESULT_NONE, HIVE_RESULT_INSERTED,
+                             HIVE_RESULT_NONE, HIVE_RESULT_INSERTED, HIVE_RESULT_NONE,
+                             HIVE_RESULT_FOUND, HIVE_RESULT_ERASED};
+    for (uint64_t i = 0; i < n; i++)
+        HT_CHECK_EQ(b->results[i], want[i], "element %llu (op %u): %s", (unsigned long long)i,
+                    ops[i], ht_result_name(b->results[i]));
+    HT_CHECK_EQ(ht_get(t, b->values, 6), 7, "FIND beside bad ops wrote the value");
+    ht_ref ref;
+    ht_ref_init(&ref);
+    ht_ref_put(&ref, 300, 40);
+    ht_ref_put(&ref, 302, 42);
+    ht_ref_put(&ref, 304, 44);
+    ht_ref_put(&ref, 400, 7);
+    ht_expect_contents(t, table, &ref, "after apply with bad op codes");
+    ht_ref_free(&ref);
+    HT_MUST(hive_clear(table, NULL));
+}
+
+/* ---------------------------------------------------------------- memory spaces, devices */
+
+static void cuda_availability(void)
+{
+    ht_context("CUDA availability");
+    hive_config c = HIVE_CONFIG_INIT;
+    c.backend = HIVE_BACKEND_CUDA;
+    hive_table *table = NULL;
+    hive_status s = hive_create(&c, &table);
+#ifdef HT_WITH_CUDA
+    if (ht_require_gpu()) {
+        printf("  (HIVE_REQUIRE_GPU=1: the no-GPU check is skipped; a CUDA table gave %s)\n",
+               hive_status_string(s));
+    } else {
+        HT_CHECK(s == HIVE_SUCCESS || s == HIVE_ERROR_NO_DEVICE,
+                 "a CUDA table with or without a GPU: SUCCESS or NO_DEVICE, got %s (%s)",
+                 hive_status_string(s), hive_last_error());
+        if (s == HIVE_ERROR_NO_DEVICE)
+            HT_CHECK(hive_last_error()[0] != '\0', "NO_DEVICE without an explanation");
+    }
+#else
+    HT_CHECK_STATUS(s, HIVE_ERROR_UNSUPPORTED, "a CUDA table from a build without CUDA");
+#endif
+    if (s == HIVE_SUCCESS)
+        ht_close(table);
+    /* AUTO resolves to a real backend. */
+    c.backend = HIVE_BACKEND_AUTO;
+    table = NULL;
+    HT_MUST(hive_create(&c, &table));
+    hive_config got;
+    HT_MUST(hive_get_config(table, &got));
+    HT_CHECK(got.backend == HIVE_BACKEND_CPU || got.backend == HIVE_BACKEND_CUDA,
+             "AUTO resolved to backend %d", (int)got.backend);
+    ht_close(table);
+}
+
+/* Plain malloc memory given to a CUDA table. */
+static void pageable_pointers(hive_table *table)
+{
+    const ht_target *t = &target;
+    ht_context("pageable host memory on a CUDA table");
+    uint64_t *host = calloc(64, sizeof(uint64_t));
+    uint8_t *flags = calloc(64, 1);
+    HT_CHECK_STATUS(hive_insert(table, 8, host, host + 16, HIVE_COMBINE_ASSIGN, NULL, NULL),
+                    HIVE_ERROR_INVALID_ARGUMENT, "insert from pageable memory");
+    EXPECT_ERROR_NAMES("keys", "insert from pageable memory");
+    HT_CHECK_STATUS(hive_find(table, 8, host, NULL, flags, NULL), HIVE_ERROR_INVALID_ARGUMENT,
+                    "find into pageable memory");
+    ht_batch b;
+    ht_batch_init(&b, t, 8);
+    for (int i = 0; i < 8; i++)
+        ht_put(t, b.keys, (size_t)i, (uint64_t)i);
+    HT_CHECK_STATUS(hive_find(table, 8, b.keys, NULL, flags, NULL), HIVE_ERROR_INVALID_ARGUMENT,
+                    "find with device keys, pageable found");
+    EXPECT_ERROR_NAMES("found", "pageable found");
+    ht_batch_free(&b);
+    free(host);
+    free(flags);
+}
+
+static int overcommit_always(void)
+{
+    FILE *f = fopen("/proc/sys/vm/overcommit_memory", "r");
+    int mode = 0;
+    if (f != NULL) {
+        if (fscanf(f, "%d", &mode) != 1)
+            mode = 0;
+        fclose(f);
+    }
+    return mode == 1;
+}
+
+/* Bytes of host memory (RAM + swap), or 0 if unknown. */
+static uint64_t host_memory(void)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    uint64_t total = 0, kb;
+    char key[64];
+    if (f == NULL)
+        return 0;
+    while (fscanf(f, "%63s %llu kB", key, (unsigned long long *)&kb) == 2)
+        if (strcmp(key, "MemTotal:") == 0 || strcmp(key, "SwapTotal:") == 0)
+            total += kb * 1024;
+    fclose(f);
+    return total;
+}
+
+static void expect_create_oom(const hive_config *c, const char *what)
+{
+    hive_table *big = (hive_table *)(uintptr_t)0x1234;
+    HT_CHECK_STATUS(hive_create(c, &big), HIVE_ERROR_OUT_OF_MEMORY, "%s", what);
+    HT_CHECK(big == (hive_table *)(uintptr_t)0x1234, "a failed hive_create wrote *table (%s)",
+             what);
+    HT_CHECK(hive_last_error()[0] != '\0', "OUT_OF_MEMORY without an explanation (%s)", what);
+    if (big != (hive_table *)(uintptr_t)0x1234 && big != NULL)
+        hive_destroy(big);
+}
+
+static void out_of_memory(hive_table *table)
+{
+    const ht_target *t = &target;
+    ht_context("out of memory (%s %s)", t->backend_name, t->width_name);
+    if (t->backend == HIVE_BACKEND_CPU && overcommit_always()) {
+        printf("  (vm.overcommit_memory = 1: a huge host table would be granted and then "
+               "touched; the out-of-memory checks are skipped)\n");
+        return;
+    }
+    /* The largest table the config allows: 2^37 slots (1 or 2 TiB). */
+    hive_config c = ht_config(t);
+    c.initial_capacity = 1ull << 37;
+    expect_create_oom(&c, "a table of 2^37 slots");
+    /* One the hash can address (2^30 buckets of 32 slots), whose memory
+     * must really be asked for and refused: 256 or 512 GiB.  Only where that
+     * is far beyond this machine's memory. */
+    c.initial_capacity = 1ull << 35;
+    c.bucket_slots = 32;
+    uint64_t bytes = c.initial_capacity * 2 * t->kv_bytes, have = host_memory();
+    if (t->backend == HIVE_BACKEND_CUDA || (have > 0 && bytes > 4 * have))
+        expect_create_oom(&c, "a table of 2^35 slots in 32-slot buckets");
+    else
+        printf("  (%llu GiB of host memory: the %llu GiB table is not tried)\n",
+               (unsigned long long)(have >> 30), (unsigned long long)(bytes >> 30));
+
+    /* reserve that cannot be had leaves the table as it was. */
+    ht_batch b;
+    ht_batch_init(&b, t, 1000);
+    ht_ref ref;
+    ht_ref_init(&ref);
+    for (uint64_t i = 0; i < 1000; i++) {
+        ht_put(t, b.keys, i, i * 7919);
+        ht_put(t, b.values, i, i);
+        ht_ref_put(&ref, i * 7919, i);
+    }
+    HT_MUST(hive_insert(table, 1000, b.keys, b.values, HIVE_COMBINE_ASSIGN, NULL, NULL));
+    hive_stats st0, st1;
+    HT_MUST(hive_stats_get(table, &st0));
+    HT_CHECK_STATUS(hive_reserve(table, 1ull << 37, NULL), HIVE_ERROR_OUT_OF_MEMORY,
+                    "reserve 2^37 keys");
+    HT_MUST(hive_stats_get(table, &st1));
+    HT_CHECK_EQ(st1.capacity, st0.capacity, "capacity after a failed reserve");
+    ht_expect_contents(t, table, &ref, "after a failed reserve");
+    ht_expect_finds(t, table, &ref, &b, "after a failed reserve");
+    ht_ref_free(&ref);
+    ht_batch_free(&b);
+    HT_MUST(hive_clear(table, NULL));
+}
+
+int main(int argc, char **argv)
+{
+    static char name[96];
+    const char *usage = "<cpu|cuda> <kv32|kv64>";
+    if (argc < 3) {
+        fprintf(stderr, "usage: %s %s\n", argv[0], usage);
+        return HT_EXIT_FAIL;
+    }
+    ht_target_from_args(&target, argc, argv, 1, usage);
+    snprintf(name, sizeof name, "bad input %s %s", target.backend_name, target.width_name);
+    ht_begin(name);
+
+    status_strings();
+    bad_configs();
+    if (target.backend == HIVE_BACKEND_CPU)
+        cuda_availability();
+
+    ht_context("opening (%s %s)", target.backend_name, target.width_name);
+    hive_config c = ht_config(&target);
+    hive_table *table = ht_open(&target, &c); /* may skip: CUDA without GPU */
+    ht_batch b;
+    ht_batch_init(&b, &target, 64);
+    bad_handles(&b);
+    bad_arguments(table, &b);
+    reserved_keys(table, &b);
+    bad_ops(table, &b);
+    if (target.backend == HIVE_BACKEND_CUDA)
+        pageable_pointers(table);
+    out_of_memory(table);
+    ht_batch_free(&b);
+    ht_close(table);
+    return ht_finish();
+}

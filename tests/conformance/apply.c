@@ -1,0 +1,130 @@
+/* apply.c — hive_apply: FIND, INSERT, UPSERT and ERASE mixed in one batch
+ * over present and absent keys, with every combine mode for UPSERT; FIND
+ * writes the values of found keys and leaves the others, INSERT/UPSERT inputs
+ * stay as given; results = NULL; keys repeated with UPSERT (every mode) and
+ * INSERT (which ignores the combine mode); a batch that makes the table grow. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "conformance.h"
+
+#define N 3000
+
+static const char *mode_name[] = {"KEEP", "ASSIGN", "ADD", "MIN", "MAX"};
+
+/* n distinct keys, about half present, with random op codes. */
+static void fill_mixed(const ht_target *t, ht_batch *b, const uint64_t *keys, size_t pool,
+                       size_t n, ht_rng *rng, const double op_weights[4])
+{
+    uint64_t *ks = malloc(pool * sizeof *ks);
+    for (size_t i = 0; i < pool; i++)
+        ks[i] = keys[i];
+    ht_shuffle(rng, ks, pool);
+    ct_fill(t, b, ks, n, rng);
+    for (size_t i = 0; i < n; i++) {
+        double x = (double)ht_rng_below(rng, 1u << 30) / (double)(1u << 30);
+        unsigned op = 0;
+        while (op < 3 && x >= op_weights[op]) {
+            x -= op_weights[op];
+            op++;
+        }
+        b->ops[i] = (uint8_t)op;
+    }
+    free(ks);
+}
+
+static void one_param(const ht_target *t, const ct_param *p)
+{
+    hive_config c;
+    hive_table *table = ct_open(t, "apply", p, 1024, &c);
+    ht_rng rng;
+    ht_rng_seed(&rng, p->seed * 1000 + 4);
+    uint64_t *keys = malloc(4 * N * sizeof *keys);
+    ht_unique_keys(t, &rng, keys, 4 * N, NULL);
+    ht_ref ref;
+    ht_ref_init(&ref);
+    ht_batch b;
+    ht_batch_init(&b, t, 6 * N);
+    const double even[4] = {0.25, 0.25, 0.25, 0.25};
+    char where[96];
+
+    ct_fill(t, &b, keys, N, &rng);
+    ht_run_unique(t, table, &ref, &b, HT_CALL_INSERT, HIVE_COMBINE_ASSIGN, HT_PASS_ALL, 1,
+                  "insert keys[0..N)");
+
+    /* Mixed ops over keys[0..2N): half present. */
+    for (int m = 0; m <= HIVE_COMBINE_MAX; m++) {
+        snprintf(where, sizeof where, "mixed ops, combine %s", mode_name[m]);
+        fill_mixed(t, &b, keys, 2 * N, N, &rng, even);
+        ht_run_unique(t, table, &ref, &b, HT_CALL_APPLY, (hive_combine)m, HT_PASS_ALL, 1, where);
+        ht_expect_finds(t, table, &ref, &b, where);
+    }
+    fill_mixed(t, &b, keys, 2 * N, N, &rng, even);
+    ht_run_unique(t, table, &ref, &b, HT_CALL_APPLY, HIVE_COMBINE_MIN, 0, 1,
+                  "mixed ops, results NULL");
+
+    /* Single-op batches through apply. */
+    static const char *op_name[] = {"FIND", "INSERT", "UPSERT", "ERASE"};
+    for (unsigned op = 0; op < 4; op++) {
+        double w[4] = {0, 0, 0, 0};
+        w[op] = 1.0;
+        snprintf(where, sizeof where, "apply with only %s", op_name[op]);
+        fill_mixed(t, &b, keys, 2 * N, N / 2, &rng, w);
+        ht_run_unique(t, table, &ref, &b, HT_CALL_APPLY, HIVE_COMBINE_ADD, HT_PASS_ALL, 1, where);
+    }
+    ht_expect_contents(t, table, &ref, "after single-op applies");
+
+    /* Repeated keys: UPSERT with every mode, INSERT for KEEP. */
+    for (int m = 0; m <= HIVE_COMBINE_MAX; m++) {
+        snprintf(where, sizeof where, "apply with repeated keys, %s %s",
+                 m == 0 ? "INSERT" : "UPSERT", mode_name[m]);
+        size_t n = 0;
+        uint64_t *ks = malloc(5 * N * sizeof *ks);
+        for (size_t i = 0; i < N; i++) {
+            uint64_t k = keys[ht_rng_below(&rng, 3 * N)];
+            for (uint64_t c2 = ht_rng_range(&rng, 1, 4); c2 > 0; c2--)
+                ks[n++] = k;
+        }
+        ht_shuffle(&rng, ks, n);
+        ct_fill(t, &b, ks, n, &rng);
+        free(ks);
+        ht_run_repeated(t, table, &ref, &b, (hive_combine)m, 1, 1, where);
+    }
+    ht_expect_contents(t, table, &ref, "after repeated-key applies");
+
+    /* A batch that needs the table to grow: 5N new keys, mostly inserts,
+     * into a table made for 1024 slots. */
+    hive_config c2;
+    hive_table *small = ct_open(t, "apply (growth)", p, 1024, &c2);
+    ht_ref ref2;
+    ht_ref_init(&ref2);
+    uint64_t *fresh = malloc(5 * N * sizeof *fresh);
+    ht_unique_keys(t, &rng, fresh, 5 * N, NULL);
+    const double inserting[4] = {0.1, 0.4, 0.4, 0.1};
+    fill_mixed(t, &b, fresh, 5 * N, 5 * N, &rng, inserting);
+    hive_stats st0, st1;
+    ht_expect_stats(t, small, &c2, &st0, "before a growing apply");
+    ht_run_unique(t, small, &ref2, &b, HT_CALL_APPLY, HIVE_COMBINE_MAX, HT_PASS_ALL, 1,
+                  "apply that grows the table");
+    ht_expect_stats(t, small, &c2, &st1, "after a growing apply");
+    HT_CHECK(st1.capacity > st0.capacity && st1.grows > st0.grows,
+             "apply of %d mostly inserting ops: capacity %llu -> %llu, grows %llu -> %llu", 5 * N,
+             (unsigned long long)st0.capacity, (unsigned long long)st1.capacity,
+             (unsigned long long)st0.grows, (unsigned long long)st1.grows);
+    ht_expect_finds(t, small, &ref2, &b, "after a growing apply");
+    ht_expect_contents(t, small, &ref2, "after a growing apply");
+    free(fresh);
+    ht_ref_free(&ref2);
+    ht_close(small);
+
+    ht_batch_free(&b);
+    ht_ref_free(&ref);
+    free(keys);
+    ht_close(table);
+}
+
+void ct_suite_apply(const ht_target *t)
+{
+    for (size_t i = 0; i < ct_param_count; i++)
+        one_param(t, &ct_params[i]);
+}

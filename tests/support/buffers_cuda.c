@@ -1,0 +1,31 @@
+/* buffers_cuda.c — table memory for CUDA tables: managed memory, which the
+ * GPU can read and write and the host can fill and check between hive calls
+ * (each hive call synchronises its stream before it returns).  Plain C over
+ * the CUDA runtime API: no kernels here.  Built only with HIVE_WITH_CUDA. */
+#include <cuda_runtime.h>
+#include <stdio.h>
+
+void *ht_cuda_alloc(size_t bytes, char *why, size_t why_len)
+{
+    void *p = NULL;
+    cudaError_t e = cudaMallocManaged(&p, bytes, cudaMemAttachGlobal);
+    if (e != cudaSuccess) {
+        snprintf(why, why_len, "cudaMallocManaged: %s", cudaGetErrorString(e));
+        return NULL;
+    }
+    /* The library synchronises its own stream; make sure nothing of ours
+     * is in flight before the host touches the new buffer. */
+    e = cudaDeviceSynchronize();
+    if (e != cudaSuccess) {
+        snprintf(why, why_len, "cudaDeviceSynchronize: %s", cudaGetErrorString(e));
+        cudaFree(p);
+        return NULL;
+    }
+    return p;
+}
+
+void ht_cuda_free(void *p)
+{
+    cudaDeviceSynchronize();
+    cudaFree(p);
+}

@@ -1,0 +1,188 @@
+/* target.c — backend selection, table creation with skip rules, table memory. */
+#include "target.h"
+
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+
+#ifdef HT_WITH_CUDA
+/* buffers_cuda.c: managed memory, so the host can fill and read it too. */
+void *ht_cuda_alloc(size_t bytes, char *why, size_t why_len);
+void ht_cuda_free(void *p);
+#endif
+
+static _Atomic long long live_buffers;
+
+void ht_target_init(ht_target *t, hive_backend backend, hive_key_width width)
+{
+    t->backend = backend;
+    t->width = width;
+    t->backend_name = backend == HIVE_BACKEND_CUDA ? "cuda" : "cpu";
+    t->width_name = width == HIVE_KV64 ? "kv64" : "kv32";
+    t->kv_bytes = width == HIVE_KV64 ? 8 : 4;
+    t->reserved_min = width == HIVE_KV64 ? HIVE_KV64_RESERVED_MIN : HIVE_KV32_RESERVED_MIN;
+    t->value_mask = width == HIVE_KV64 ? ~0ull : 0xFFFFFFFFull;
+}
+
+int ht_parse_backend(const char *s, hive_backend *backend)
+{
+    if (strcmp(s, "cpu") == 0)
+        *backend = HIVE_BACKEND_CPU;
+    else if (strcmp(s, "cuda") == 0)
+        *backend = HIVE_BACKEND_CUDA;
+    else
+        return 0;
+    return 1;
+}
+
+int ht_parse_width(const char *s, hive_key_width *width)
+{
+    if (strcmp(s, "kv32") == 0)
+        *width = HIVE_KV32;
+    else if (strcmp(s, "kv64") == 0)
+        *width = HIVE_KV64;
+    else
+        return 0;
+    return 1;
+}
+
+void ht_target_from_args(ht_target *t, int argc, char **argv, int first, const char *usage)
+{
+    hive_backend backend = HIVE_BACKEND_CPU;
+    hive_key_width width = HIVE_KV32;
+    if ((argc > first && !ht_parse_backend(argv[first], &backend)) ||
+        (argc > first + 1 && !ht_parse_width(argv[first + 1], &width))) {
+        fprintf(stderr, "usage: %s %s\n", argv[0], usage);
+        exit(HT_EXIT_FAIL);
+    }
+    ht_target_init(t, backend, width);
+}
+
+int ht_require_gpu(void)
+{
+    const char *v = getenv("HIVE_REQUIRE_GPU");
+    return v != NULL && strcmp(v, "1") == 0;
+}
+
+hive_config ht_config(const ht_target *t)
+{
+    hive_config c = HIVE_CONFIG_INIT;
+    c.backend = t->backend;
+    c.key_width = t->width;
+    return c;
+}
+
+hive_table *ht_open(const ht_target *t, const hive_config *config)
+{
+    hive_table *table = NULL;
+    hive_status s = hive_create(config, &table);
+    if (s == HIVE_SUCCESS) {
+        if (table == NULL)
+            ht_fatal("hive_create returned success and a NULL table");
+        return table;
+    }
+    if (t->backend == HIVE_BACKEND_CUDA) {
+        int no_gpu = s == HIVE_ERROR_NO_DEVICE;
+        int no_cuda_build = s == HIVE_ERROR_UNSUPPORTED && t->width == HIVE_KV32;
+        if (no_gpu || no_cuda_build) {
+            if (ht_require_gpu())
+                ht_fatal("HIVE_REQUIRE_GPU=1 but a CUDA table cannot be created: %s (%s)",
+                         hive_status_string(s), hive_last_error());
+            ht_skip("no usable GPU for a CUDA table: %s (%s)", hive_status_string(s),
+                    hive_last_error());
+        }
+        if (s == HIVE_ERROR_UNSUPPORTED && t->width == HIVE_KV64)
+            ht_skip("this build's CUDA backend does not support KV64 tables yet: %s",
+                    hive_last_error());
+    }
+    ht_fatal("hive_create (%s %s, initial_capacity %llu) returned %s: %s [%s]", t->backend_name,
+             t->width_name, (unsigned long long)config->initial_capacity, hive_status_string(s),
+             hive_last_error(), ht_context_text());
+}
+
+void ht_close(hive_table *table)
+{
+    hive_status s = hive_destroy(table);
+    HT_CHECK_STATUS(s, HIVE_SUCCESS, "hive_destroy");
+}
+
+void ht_require_backend(const ht_target *t)
+{
+    hive_config c = ht_config(t);
+    ht_close(ht_open(t, &c));
+}
+
+/* ---------------------------------------------------------------- table memory */
+
+void *ht_alloc(const ht_target *t, size_t bytes)
+{
+    if (bytes == 0)
+        bytes = 1;
+    void *p = NULL;
+    if (t->backend == HIVE_BACKEND_CUDA) {
+#ifdef HT_WITH_CUDA
+        char why[256] = "";
+        p = ht_cuda_alloc(bytes, why, sizeof why);
+        if (p == NULL)
+            ht_fatal("cannot allocate %zu bytes of CUDA managed memory: %s", bytes, why);
+#else
+        ht_fatal("this test was built without CUDA: no CUDA table memory");
+#endif
+    } else {
+        p = malloc(bytes);
+        if (p == NULL)
+            ht_fatal("cannot allocate %zu bytes of host memory", bytes);
+    }
+    memset(p, 0xA5, bytes);
+    atomic_fetch_add(&live_buffers, 1);
+    return p;
+}
+
+void ht_free(const ht_target *t, void *p)
+{
+    if (p == NULL)
+        return;
+    atomic_fetch_sub(&live_buffers, 1);
+#ifdef HT_WITH_CUDA
+    if (t->backend == HIVE_BACKEND_CUDA) {
+        ht_cuda_free(p);
+        return;
+    }
+#else
+    (void)t;
+#endif
+    free(p);
+}
+
+long long ht_live_buffers(void) { return atomic_load(&live_buffers); }
+
+void ht_batch_init(ht_batch *b, const ht_target *t, size_t cap)
+{
+    b->t = t;
+    b->cap = cap;
+    b->n = 0;
+    b->keys = ht_alloc(t, cap * t->kv_bytes);
+    b->values = ht_alloc(t, cap * t->kv_bytes);
+    b->results = ht_alloc(t, cap);
+    b->found = ht_alloc(t, cap);
+    b->ops = ht_alloc(t, cap);
+}
+
+void ht_batch_free(ht_batch *b)
+{
+    ht_free(b->t, b->keys);
+    ht_free(b->t, b->values);
+    ht_free(b->t, b->results);
+    ht_free(b->t, b->found);
+    ht_free(b->t, b->ops);
+    memset(b, 0, sizeof *b);
+}
+
+void ht_batch_poison_flags(ht_batch *b)
+{
+    memset(b->results, HT_FLAG_POISON, b->cap);
+    memset(b->found, HT_FLAG_POISON, b->cap);
+}

@@ -1,0 +1,93 @@
+/* target.h — the backend and key width a test runs on, and "table memory":
+ * arrays that the backend under test can read and write (host memory for a
+ * CPU table, CUDA managed memory for a CUDA table), so that one test body
+ * serves every backend.  Managed memory is also readable from the host once
+ * a hive call has returned (every hive call synchronises its stream).
+ *
+ * A CUDA run on a machine without a GPU skips (exit 77), unless the
+ * environment sets HIVE_REQUIRE_GPU=1: then a missing GPU is a failure. */
+#ifndef HT_TARGET_H
+#define HT_TARGET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hive.h"
+
+typedef struct ht_target {
+    hive_backend backend;    /* HIVE_BACKEND_CPU or HIVE_BACKEND_CUDA */
+    hive_key_width width;    /* HIVE_KV32 or HIVE_KV64 */
+    const char *backend_name; /* "cpu", "cuda" */
+    const char *width_name;   /* "kv32", "kv64" */
+    size_t kv_bytes;          /* bytes of one key or value: 4 or 8 */
+    uint64_t reserved_min;    /* the first reserved key of the width */
+    uint64_t value_mask;      /* all ones of the width */
+} ht_target;
+
+void ht_target_init(ht_target *t, hive_backend backend, hive_key_width width);
+/* "cpu"/"cuda" and "kv32"/"kv64"; return 0 on an unknown name. */
+int ht_parse_backend(const char *s, hive_backend *backend);
+int ht_parse_width(const char *s, hive_key_width *width);
+/* Parses argv[first] as backend and argv[first + 1] as width (either may be
+ * NULL to default to cpu / kv32); exits 1 with a usage line on bad input. */
+void ht_target_from_args(ht_target *t, int argc, char **argv, int first, const char *usage);
+
+/* 1 when HIVE_REQUIRE_GPU=1 is set. */
+int ht_require_gpu(void);
+
+/* HIVE_CONFIG_INIT with the target's backend and width. */
+hive_config ht_config(const ht_target *t);
+
+/* Creates a table, or leaves the process: exit 77 for a CUDA table without a
+ * GPU (exit 1 under HIVE_REQUIRE_GPU=1) and for a KV64 CUDA table that this
+ * build does not support yet; exit 1 for any other failure. */
+hive_table *ht_open(const ht_target *t, const hive_config *config);
+/* Destroys and checks the status. */
+void ht_close(hive_table *table);
+/* Creates and destroys a small table of the target, so that a program skips
+ * (or fails, see ht_open) before it allocates table memory for a backend that
+ * is not there. */
+void ht_require_backend(const ht_target *t);
+
+/* ---------------------------------------------------------------- table memory */
+
+/* `bytes` of table memory, filled with 0xA5 (never NULL: exits 1 instead). */
+void *ht_alloc(const ht_target *t, size_t bytes);
+void ht_free(const ht_target *t, void *p);
+/* Test buffers not yet freed (checked to be 0 by ht_finish). */
+long long ht_live_buffers(void);
+
+/* Element i of a key or value array of the target's width. */
+static inline uint64_t ht_get(const ht_target *t, const void *a, size_t i)
+{
+    return t->kv_bytes == 4 ? ((const uint32_t *)a)[i] : ((const uint64_t *)a)[i];
+}
+
+static inline void ht_put(const ht_target *t, void *a, size_t i, uint64_t v)
+{
+    if (t->kv_bytes == 4)
+        ((uint32_t *)a)[i] = (uint32_t)v;
+    else
+        ((uint64_t *)a)[i] = v;
+}
+
+/* One batch's arrays in table memory, with room for `cap` elements. */
+typedef struct ht_batch {
+    const ht_target *t;
+    size_t cap;
+    size_t n;        /* elements in use */
+    void *keys;      /* (cap) keys */
+    void *values;    /* (cap) values */
+    uint8_t *results; /* (cap) hive_result */
+    uint8_t *found;  /* (cap) 0/1 */
+    uint8_t *ops;    /* (cap) hive_op */
+} ht_batch;
+
+void ht_batch_init(ht_batch *b, const ht_target *t, size_t cap);
+void ht_batch_free(ht_batch *b);
+/* Fills results with 0xEE and found with 0xEE, so untouched entries show. */
+void ht_batch_poison_flags(ht_batch *b);
+
+#define HT_FLAG_POISON 0xEEu
+
+#endif

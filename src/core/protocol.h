@@ -15,13 +15,16 @@
  *
  * Rules (each one is a reason in design.md):
  *  R1  A key has two buckets, b1 = bucket_of(hash1) and b2 = bucket_of(hash2).
- *  R2  Lock-free, a new key may only take the first EMPTY slot of its b1
- *      (one CAS EMPTY -> pair).  EMPTY never comes back while operations run.
- *  R3  Any other placement of a new key k (a TOMB of b1, b2, cuckoo, stash)
- *      happens only while holding the lock of b1(k), after re-checking that k
- *      is absent.  Together with R2 this makes duplicates impossible.
+ *  R2  Lock-free, a new key may only take the first EMPTY slot of its b1,
+ *      or, once b1 has no EMPTY slot, the first EMPTY slot of its b2 (one CAS
+ *      EMPTY -> pair).  EMPTY never comes back while operations run.
+ *  R3  Any other placement of a new key k (a TOMB, cuckoo, stash) happens
+ *      only once neither bucket has an EMPTY slot, while holding the lock of
+ *      b1(k), after re-checking that k is absent.  Together with R2 this makes
+ *      duplicates impossible.
  *  R4  Hence: if b1(k) has an EMPTY slot, k is neither in b2(k) nor in the
- *      stash.  Finds of absent keys mostly stop after one bucket.
+ *      stash; if b2(k) has one, k is not in the stash.  Finds of absent keys
+ *      mostly stop after one bucket.
  *  R5  Cuckoo eviction moves a key only from its b1 to its b2, copy first:
  *      freeze the slot (key -> MOVING), CAS the pair into b2, then overwrite
  *      the frozen slot.  Readers scan b1 before b2, so they see the key in

@@ -454,13 +454,15 @@ HIVE_PROTO int P_SUFFIX(hive_insert_locked)(const hive_view *v, P_GEOM_PARAM, P_
                 return HIVE_R_INSERTED;
             continue;
         }
-        if (s1.tomb >= 0) {
-            if (P_CAS(bucket1 + s1.tomb, s1.tomb_word, pair) == s1.tomb_word)
+        /* R3: a TOMB only once neither bucket has an EMPTY slot, so that no
+         * lock-free frontier claim of k (R2) can be under way elsewhere. */
+        if (s2.empty >= 0) {
+            if (P_CAS(bucket2 + s2.empty, s2.word, pair) == s2.word)
                 return HIVE_R_INSERTED;
             continue;
         }
-        if (s2.empty >= 0) {
-            if (P_CAS(bucket2 + s2.empty, s2.word, pair) == s2.word)
+        if (s1.tomb >= 0) {
+            if (P_CAS(bucket1 + s1.tomb, s1.tomb_word, pair) == s1.tomb_word)
                 return HIVE_R_INSERTED;
             continue;
         }
@@ -530,9 +532,10 @@ HIVE_PROTO int P_SUFFIX(hive_upsert_hashed)(const hive_view *v, P_GEOM_PARAM, P_
         int moving = s1.moving;
         int second_has_empty = 0;
         uint64_t b2 = hive_bucket_of(v->ix, h2);
+        P_SLOT *bucket2 = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b2, P_S);
+        P_SUFFIX(hive_scan) s2 = s1;
         if (b2 != b1) {
-            P_SLOT *bucket2 = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b2, P_S);
-            P_SUFFIX(hive_scan) s2 = P_SUFFIX(hive_scan_bucket)(bucket2, P_GEOM_ARG, k);
+            s2 = P_SUFFIX(hive_scan_bucket)(bucket2, P_GEOM_ARG, k);
             if (s2.match >= 0) {
                 int r = P_SUFFIX(hive_update_slot)(P_GEOM_ARG, bucket2 + s2.match, s2.word, k, val, mode);
                 if (r)
@@ -553,6 +556,13 @@ HIVE_PROTO int P_SUFFIX(hive_upsert_hashed)(const hive_view *v, P_GEOM_PARAM, P_
         }
         if (moving) {
             hive_backoff(round);
+            continue; /* k itself may be frozen in b1, on its way to b2 */
+        }
+        if (second_has_empty) { /* R2: b1 is full, so b2's frontier, still lock-free */
+            if (P_CAS(bucket2 + s2.empty, s2.word, P_MAKE(k, val)) == s2.word) {
+                *step = HIVE_STEP_CLAIM;
+                return HIVE_R_INSERTED;
+            }
             continue;
         }
         P_LOCK(v, b1);

@@ -218,7 +218,11 @@ static hive_status relieve_stash(hive_table *t, hive_stream stream)
     if (s == HIVE_SUCCESS && t->ops->capacity(t) > before)
         __atomic_fetch_add(&t->grows, 1, __ATOMIC_SEQ_CST);
     pthread_rwlock_unlock(&t->resize_lock);
-    return s == HIVE_ERROR_OUT_OF_MEMORY ? HIVE_SUCCESS : s; /* the table is intact either way */
+    if (s == HIVE_ERROR_OUT_OF_MEMORY || s == HIVE_ERROR_TABLE_FULL) {
+        hive_clear_error(); /* the batch succeeded and the table is intact: the stash stays full */
+        return HIVE_SUCCESS;
+    }
+    return s;
 }
 
 /* ---------------------------------------------------------------- batches */

@@ -34,6 +34,16 @@ static void leave_device(int device, const device_scope *scope)
         cudaSetDevice(scope->previous);
 }
 
+/* Returns `expr` (a hive_status), evaluated on the table's device. */
+#define RETURN_ON_DEVICE(dict, call, expr)                          \
+    do {                                                            \
+        device_scope scope_;                                        \
+        HIVE_TRY(enter_device((dict)->device, &scope_, (call)));    \
+        hive_status status_ = (expr);                               \
+        leave_device((dict)->device, &scope_);                      \
+        return status_;                                             \
+    } while (0)
+
 static hive_status device_alloc(void **p, size_t bytes, const char *call, const char *what)
 {
     *p = NULL;
@@ -262,34 +272,19 @@ static void dict_destroy(hive_table *t)
 static hive_status dict_run(hive_table *t, const hive_batch *b, hive_batch_outcome *out,
                             hive_stream stream)
 {
-    hive_dict *d = (hive_dict *)t->impl;
-    device_scope scope;
-    HIVE_TRY(enter_device(d->device, &scope, "hive batch (CUDA)"));
-    hive_status st = hive_dict_run(t, b, out, stream);
-    leave_device(d->device, &scope);
-    return st;
+    RETURN_ON_DEVICE((hive_dict *)t->impl, "hive batch (CUDA)", hive_dict_run(t, b, out, stream));
 }
 
 static hive_status dict_count_inserts(hive_table *t, const hive_batch *b, uint64_t *count,
                                       hive_stream stream)
 {
-    hive_dict *d = (hive_dict *)t->impl;
-    device_scope scope;
-    HIVE_TRY(enter_device(d->device, &scope, "hive_apply (CUDA)"));
-    hive_status st = hive_dict_count_inserts(t, b, count, stream);
-    leave_device(d->device, &scope);
-    return st;
+    RETURN_ON_DEVICE((hive_dict *)t->impl, "hive_apply (CUDA)", hive_dict_count_inserts(t, b, count, stream));
 }
 
 static hive_status dict_retry_full(hive_table *t, const hive_batch *b, hive_batch_outcome *out,
                                    hive_stream stream)
 {
-    hive_dict *d = (hive_dict *)t->impl;
-    device_scope scope;
-    HIVE_TRY(enter_device(d->device, &scope, "hive batch retry (CUDA)"));
-    hive_status st = hive_dict_retry_full(t, b, out, stream);
-    leave_device(d->device, &scope);
-    return st;
+    RETURN_ON_DEVICE((hive_dict *)t->impl, "hive batch retry (CUDA)", hive_dict_retry_full(t, b, out, stream));
 }
 
 static uint8_t *dict_results_alloc(hive_table *t, uint64_t n, hive_stream stream)
@@ -393,11 +388,7 @@ static hive_status dict_export(hive_table *t, uint64_t capacity, void *keys, voi
                                uint64_t *count, hive_stream stream)
 {
     hive_dict *d = (hive_dict *)t->impl;
-    device_scope scope;
-    HIVE_TRY(enter_device(d->device, &scope, "hive_export (CUDA)"));
-    hive_status st = hive_dict_export(d, capacity, keys, values, count, stream);
-    leave_device(d->device, &scope);
-    return st;
+    RETURN_ON_DEVICE(d, "hive_export (CUDA)", hive_dict_export(d, capacity, keys, values, count, stream));
 }
 
 static hive_status dict_stats(hive_table *t, hive_stats *s)

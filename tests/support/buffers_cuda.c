@@ -29,3 +29,18 @@ void ht_cuda_free(void *p)
     cudaDeviceSynchronize();
     cudaFree(p);
 }
+
+/* A non-blocking stream, so that test threads each with their own launch
+ * concurrently (the legacy default stream would serialise them). */
+void *ht_cuda_stream_new(char *why, size_t why_len)
+{
+    cudaStream_t s = NULL;
+    cudaError_t e = cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+    if (e != cudaSuccess) {
+        snprintf(why, why_len, "cudaStreamCreateWithFlags: %s", cudaGetErrorString(e));
+        return NULL;
+    }
+    return s;
+}
+
+void ht_cuda_stream_free(void *s) { cudaStreamDestroy((cudaStream_t)s); }

@@ -12,6 +12,8 @@
 /* buffers_cuda.c: managed memory, so the host can fill and read it too. */
 void *ht_cuda_alloc(size_t bytes, char *why, size_t why_len);
 void ht_cuda_free(void *p);
+void *ht_cuda_stream_new(char *why, size_t why_len);
+void ht_cuda_stream_free(void *s);
 #endif
 
 static _Atomic long long live_buffers;
@@ -169,6 +171,15 @@ void ht_batch_init(ht_batch *b, const ht_target *t, size_t cap)
     b->results = ht_alloc(t, cap);
     b->found = ht_alloc(t, cap);
     b->ops = ht_alloc(t, cap);
+    b->stream = NULL;
+#ifdef HT_WITH_CUDA
+    if (t->backend == HIVE_BACKEND_CUDA) {
+        char why[256] = "";
+        b->stream = (hive_stream)ht_cuda_stream_new(why, sizeof why);
+        if (b->stream == NULL)
+            ht_fatal("cannot create a CUDA stream: %s", why);
+    }
+#endif
 }
 
 void ht_batch_free(ht_batch *b)
@@ -178,6 +189,10 @@ void ht_batch_free(ht_batch *b)
     ht_free(b->t, b->results);
     ht_free(b->t, b->found);
     ht_free(b->t, b->ops);
+#ifdef HT_WITH_CUDA
+    if (b->stream != NULL)
+        ht_cuda_stream_free(b->stream);
+#endif
     memset(b, 0, sizeof *b);
 }
 

@@ -81,6 +81,8 @@ typedef struct ht_batch {
     uint8_t *results; /* (cap) hive_result */
     uint8_t *found;  /* (cap) 0/1 */
     uint8_t *ops;    /* (cap) hive_op */
+    hive_stream stream; /* the batch's own stream (NULL for a CPU table), so that
+                           threads with their own batches launch concurrently */
 } ht_batch;
 
 void ht_batch_init(ht_batch *b, const ht_target *t, size_t cap);

@@ -1,6 +1,8 @@
-/* stress_cpu.c — many host threads on one CPU table at once:
+/* stress.c — many host threads on one table at once, each with its own
+ * stream (so that on a CUDA table their launches run concurrently):
  *
- *   hive-stress <kv32|kv64> [disjoint|add|keep|mixed|growrace ...] [--threads T] [--scale S]
+ *   hive-stress <kv32|kv64> [disjoint|add|keep|mixed|growrace ...]
+ *               [--backend cpu|cuda] [--threads T] [--scale S]
  *
  *   disjoint  every thread inserts its own keys in batches of 1..2048 while
  *             the table grows from 1024 slots; each checks a sample of its
@@ -23,8 +25,7 @@
  *   growrace  all threads released at once, each inserting one batch that
  *             fits a fresh table alone but not together with the others:
  *             no key may be REJECTED_FULL (growth must see every batch).
- *
- * CPU backend only (label cpu); the GPU equivalent is the adversarial test. */
+ */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
 #include <stdio.h>
@@ -101,7 +102,7 @@ static void *disjoint_thread(void *p)
         }
         memset(b.results, HT_FLAG_POISON, n);
         HT_CHECK_STATUS(hive_insert(a->table, n, b.keys, b.values, HIVE_COMBINE_ASSIGN, b.results,
-                                    NULL),
+                                    b.stream),
                         HIVE_SUCCESS, "insert %zu own keys", n);
         size_t bad = 0;
         for (size_t i = 0; i < n; i++) {
@@ -121,7 +122,7 @@ static void *disjoint_thread(void *p)
             ht_put(t, b.values, m++, 0);
         }
         memset(b.found, HT_FLAG_POISON, m);
-        HT_CHECK_STATUS(hive_find(a->table, m, b.keys, b.values, b.found, NULL), HIVE_SUCCESS,
+        HT_CHECK_STATUS(hive_find(a->table, m, b.keys, b.values, b.found, b.stream), HIVE_SUCCESS,
                         "find a sample");
         bad = 0;
         for (size_t i = 0; i < m; i++)
@@ -219,9 +220,9 @@ static void *add_thread(void *p)
         }
         memset(b.results, HT_FLAG_POISON, n);
         hive_status s = batch % 2 ? hive_apply(a->table, n, b.ops, b.keys, b.values,
-                                               HIVE_COMBINE_ADD, b.results, NULL)
+                                               HIVE_COMBINE_ADD, b.results, b.stream)
                                   : hive_insert(a->table, n, b.keys, b.values, HIVE_COMBINE_ADD,
-                                                b.results, NULL);
+                                                b.results, b.stream);
         HT_CHECK_STATUS(s, HIVE_SUCCESS, "%s of %zu ADDs", batch % 2 ? "apply" : "insert", n);
         for (size_t i = 0; i < n; i++) {
             unsigned r = b.results[i];
@@ -343,9 +344,9 @@ static void *keep_thread(void *p)
         pthread_barrier_wait(&s->barrier);
         hive_status st = round % 2
                              ? hive_apply(s->table, KEEP_KEYS, b.ops, b.keys, b.values,
-                                          HIVE_COMBINE_ASSIGN, b.results, NULL)
+                                          HIVE_COMBINE_ASSIGN, b.results, b.stream)
                              : hive_insert(s->table, KEEP_KEYS, b.keys, b.values,
-                                           HIVE_COMBINE_KEEP, b.results, NULL);
+                                           HIVE_COMBINE_KEEP, b.results, b.stream);
         HT_CHECK_STATUS(st, HIVE_SUCCESS, "insert-if-absent of the round's keys");
         uint8_t *mine = s->results + (round * n_threads + a->id) * KEEP_KEYS;
         for (size_t i = 0; i < KEEP_KEYS; i++)
@@ -464,17 +465,17 @@ static void *mixed_thread(void *p)
             for (size_t i = 0; i < n; i++)
                 b.ops[i] = HIVE_OP_UPSERT;
             s = hive_insert(a->table, n, b.keys, b.values,
-                            kind == 1 ? HIVE_COMBINE_KEEP : HIVE_COMBINE_ASSIGN, b.results, NULL);
+                            kind == 1 ? HIVE_COMBINE_KEEP : HIVE_COMBINE_ASSIGN, b.results, b.stream);
         } else if (erase) {
             for (size_t i = 0; i < n; i++)
                 b.ops[i] = HIVE_OP_ERASE;
-            s = hive_erase(a->table, n, b.keys, b.results, NULL);
+            s = hive_erase(a->table, n, b.keys, b.results, b.stream);
         } else if (kind < 6) {
             for (size_t i = 0; i < n; i++) {
                 b.ops[i] = HIVE_OP_FIND;
                 ht_put(t, b.values, i, ~value_of(a->pool[idx[i]]) & t->value_mask);
             }
-            s = hive_find(a->table, n, b.keys, b.values, b.found, NULL);
+            s = hive_find(a->table, n, b.keys, b.values, b.found, b.stream);
         } else {
             for (size_t i = 0; i < n; i++) {
                 /* filling: 30% find, 30% upsert, 20% insert, 20% erase;
@@ -489,7 +490,7 @@ static void *mixed_thread(void *p)
                     ht_put(t, b.values, i, ~value_of(a->pool[idx[i]]) & t->value_mask);
             }
             s = hive_apply(a->table, n, b.ops, b.keys, b.values, HIVE_COMBINE_ASSIGN, b.results,
-                           NULL);
+                           b.stream);
         }
         HT_CHECK_STATUS(s, HIVE_SUCCESS, "batch of %zu", n);
         for (size_t i = 0; i < n; i++) {
@@ -617,7 +618,7 @@ static void *growrace_thread(void *p)
     memset(b.results, HT_FLAG_POISON, RACE_BATCH);
     pthread_barrier_wait(a->barrier);
     hive_status s =
-        hive_insert(a->table, RACE_BATCH, b.keys, b.values, HIVE_COMBINE_ASSIGN, b.results, NULL);
+        hive_insert(a->table, RACE_BATCH, b.keys, b.values, HIVE_COMBINE_ASSIGN, b.results, b.stream);
     a->other += s != HIVE_SUCCESS && s != HIVE_ERROR_TABLE_FULL;
     for (size_t i = 0; i < RACE_BATCH; i++) {
         a->rejected += b.results[i] == HIVE_RESULT_REJECTED_FULL;
@@ -662,7 +663,7 @@ static void scenario_growrace(void)
         b.n = total;
         for (size_t i = 0; i < total; i++)
             ht_put(t, b.keys, i, keys[i]);
-        HT_MUST(hive_find(table, total, b.keys, b.values, b.found, NULL));
+        HT_MUST(hive_find(table, total, b.keys, b.values, b.found, b.stream));
         for (size_t i = 0; i < total; i++)
             if (b.found[i] == 1)
                 ht_ref_put(&ref, keys[i], value_of(keys[i]));
@@ -693,16 +694,23 @@ int main(int argc, char **argv)
                      {"keep", scenario_keep},         {"mixed", scenario_mixed},
                      {"growrace", scenario_growrace}};
     enum { SCENARIOS = sizeof scenarios / sizeof scenarios[0] };
-    const char *usage =
-        "<kv32|kv64> [disjoint|add|keep|mixed|growrace ...] [--threads T] [--scale S]";
+    const char *usage = "<kv32|kv64> [disjoint|add|keep|mixed|growrace ...] [--backend cpu|cuda] "
+                        "[--threads T] [--scale S]";
+    hive_backend backend = HIVE_BACKEND_CPU;
     hive_key_width width = HIVE_KV32;
     if (argc < 2 || !ht_parse_width(argv[1], &width)) {
         fprintf(stderr, "usage: %s %s\n", argv[0], usage);
         return HT_EXIT_FAIL;
     }
-    ht_target_init(&target, HIVE_BACKEND_CPU, width);
     int chosen[SCENARIOS] = {0}, any = 0;
     for (int a = 2; a < argc; a++) {
+        if (strcmp(argv[a], "--backend") == 0 && a + 1 < argc) {
+            if (!ht_parse_backend(argv[++a], &backend)) {
+                fprintf(stderr, "usage: %s %s\n", argv[0], usage);
+                return HT_EXIT_FAIL;
+            }
+            continue;
+        }
         if (strcmp(argv[a], "--threads") == 0 && a + 1 < argc) {
             n_threads = (unsigned)atoi(argv[++a]);
             if (n_threads < 2 || n_threads > 256)
@@ -722,7 +730,9 @@ int main(int argc, char **argv)
             return HT_EXIT_FAIL;
         }
     }
-    snprintf(name, sizeof name, "stress cpu %s", target.width_name);
+    ht_target_init(&target, backend, width);
+    ht_require_backend(&target);
+    snprintf(name, sizeof name, "stress %s %s", target.backend_name, target.width_name);
     for (int s = 0; s < SCENARIOS; s++)
         if (!any || chosen[s]) {
             size_t len = strlen(name);

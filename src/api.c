@@ -195,10 +195,12 @@ static hive_status shrink_if_sparse(hive_table *t, hive_stream stream)
             want = t->config.initial_capacity;
         if (want < cap) {
             s = t->ops->resize(t, want, stream);
-            if (s == HIVE_SUCCESS)
+            if (s == HIVE_SUCCESS && t->ops->capacity(t) < cap)
                 __atomic_fetch_add(&t->shrinks, 1, __ATOMIC_SEQ_CST);
-            else if (s == HIVE_ERROR_OUT_OF_MEMORY)
-                s = HIVE_SUCCESS; /* staying large is harmless */
+            if (s == HIVE_ERROR_OUT_OF_MEMORY || s == HIVE_ERROR_TABLE_FULL) {
+                hive_clear_error(); /* the table is intact, and staying large is harmless */
+                s = HIVE_SUCCESS;
+            }
         }
     }
     pthread_rwlock_unlock(&t->resize_lock);

@@ -346,8 +346,9 @@ static uint64_t dict_capacity(const hive_table *t)
 
 /* Rebuilds into new arrays of about `slots` slots (1.5x at least when
  * growing, so that many small growing inserts stay amortised O(1)), re-inserting
- * every pair; if some pair does not fit, tries again 1.5x larger.  The old
- * arrays are freed only once every pair is in the new ones. */
+ * every pair; if some pair does not fit, tries again 1.5x larger (a shrink
+ * gives up instead once that would not be smaller).  The old arrays are freed
+ * only once every pair is in the new ones. */
 static hive_status dict_resize(hive_table *t, uint64_t slots, hive_stream stream)
 {
     static const char call[] = "hive resize (CUDA)";
@@ -358,10 +359,17 @@ static hive_status dict_resize(hive_table *t, uint64_t slots, hive_stream stream
         buckets = d->buckets + d->buckets / 2;
     if (buckets == 0)
         buckets = 1;
+    const uint64_t old_buckets = d->buckets;
+    const int shrinking = buckets < old_buckets;
     device_scope scope;
     HIVE_TRY(enter_device(d->device, &scope, call));
     hive_status st = HIVE_SUCCESS;
-    for (int attempt = 0; attempt < 4; attempt++, buckets += buckets / 2) {
+    for (int attempt = 0; attempt < 4; attempt++, buckets += buckets / 2 + 1) {
+        if (shrinking && buckets >= old_buckets) {
+            st = HIVE_SUCCESS; /* a shrink that does not fit: the old arrays hold every pair */
+            hive_clear_error();
+            break;
+        }
         hive_dict next = *d;
         st = alloc_arrays(&next, buckets, t->config.stash_fraction, stream, call);
         if (st != HIVE_SUCCESS)

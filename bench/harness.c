@@ -760,3 +760,31 @@ int bench_end(bench_ctx *c)
     bench_progress(c, "%s: done", c->workload);
     return rc;
 }
+
+int bench_insert_find_miss(bench_ctx *c, hive_table *t, bench_keys k, uint64_t n, void *keys,
+                           void *vals, uint8_t *found, double *insert_s, double *find_s,
+                           double *miss_s, const char *what)
+{
+    int ok = 1;
+    bench_gen gi = bench_gen_one(k, n, 0, HIVE_OP_INSERT, HIVE_RESULT_INSERTED, 0);
+    bench_gen gf = bench_gen_one(k, n, 0, HIVE_OP_FIND, HIVE_RESULT_FOUND, 0);
+    bench_gen gn = bench_gen_one(k, n, bench_neg_base(c->bits), HIVE_OP_FIND, HIVE_RESULT_NOT_FOUND, 0);
+    BENCH_STEP(bench_fill(c, &gi, NULL, keys, vals), ok, fail);
+    BENCH_STEP(BENCH_TIMED(c, insert_s, "hive_insert",
+                           hive_insert(t, n, keys, vals, HIVE_COMBINE_ASSIGN, NULL, c->stream)),
+               ok, fail);
+    BENCH_STEP(bench_fill(c, &gf, NULL, keys, vals), ok, fail); /* vals := poison */
+    BENCH_STEP(BENCH_TIMED(c, find_s, "hive_find", hive_find(t, n, keys, vals, NULL, c->stream)),
+               ok, fail);
+    BENCH_STEP(bench_check(c, &gf, NULL, NULL, vals, "find"), ok, fail);
+    BENCH_STEP(bench_fill(c, &gn, NULL, keys, NULL), ok, fail);
+    BENCH_STEP(BENCH_TIMED(c, miss_s, "hive_find (misses)",
+                           hive_find(t, n, keys, NULL, found, c->stream)),
+               ok, fail);
+    BENCH_STEP(bench_check(c, &gn, NULL, found, NULL, "negative find"), ok, fail);
+    bench_live live = bench_live_one(k, 0, n, 0, 0);
+    BENCH_STEP(bench_check_table(c, t, &live, keys, vals, n, what), ok, fail);
+    return ok ? 0 : 1;
+fail:
+    return -1;
+}

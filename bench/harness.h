@@ -163,6 +163,15 @@ void bench_live_add(bench_live *l, uint64_t lo, uint64_t hi, uint32_t vtag, uint
 int64_t bench_check_table(bench_ctx *c, hive_table *t, const bench_live *l, void *kbuf,
                           void *vbuf, uint64_t cap, const char *what);
 
+/* The balanced probe shared by several workloads: times hive_insert of the n
+ * keys of `k` into the empty table t, hive_find of them (values checked) and
+ * hive_find of n absent keys (all must miss), then checks that the table holds
+ * exactly those n keys (`what` names that check).  Returns 0, 1 on a failed
+ * check, -1 on an error. */
+int bench_insert_find_miss(bench_ctx *c, hive_table *t, bench_keys k, uint64_t n, void *keys,
+                           void *vals, uint8_t *found, double *insert_s, double *find_s,
+                           double *miss_s, const char *what);
+
 /* ---------------------------------------------------------------- rows */
 
 /* A throughput row: ops per second, its fraction of the sector-gather limit

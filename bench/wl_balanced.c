@@ -25,26 +25,9 @@ static int point(bench_ctx *c, uint64_t n, double lf, uint64_t pid, void *keys, 
         bench_keys k = bench_keys_for(c, bench_seed(c, pid, r));
         if (bench_create_pinned(c, slots, &t) != 0)
             goto fail;
-        bench_gen gi = bench_gen_one(k, n, 0, HIVE_OP_INSERT, HIVE_RESULT_INSERTED, 0);
-        bench_gen gf = bench_gen_one(k, n, 0, HIVE_OP_FIND, HIVE_RESULT_FOUND, 0);
-        bench_gen gn = bench_gen_one(k, n, bench_neg_base(c->bits), HIVE_OP_FIND,
-                                     HIVE_RESULT_NOT_FOUND, 0);
-        BENCH_STEP(bench_fill(c, &gi, NULL, keys, vals), ok, fail);
-        BENCH_STEP(BENCH_TIMED(c, &ti[ri], "hive_insert",
-                               hive_insert(t, n, keys, vals, HIVE_COMBINE_ASSIGN, NULL, c->stream)),
+        BENCH_STEP(bench_insert_find_miss(c, t, k, n, keys, vals, found, &ti[ri], &tf[ri], &tn[ri],
+                                          "table after insert"),
                    ok, fail);
-        BENCH_STEP(bench_fill(c, &gf, NULL, keys, vals), ok, fail); /* vals := poison */
-        BENCH_STEP(BENCH_TIMED(c, &tf[ri], "hive_find",
-                               hive_find(t, n, keys, vals, NULL, c->stream)),
-                   ok, fail);
-        BENCH_STEP(bench_check(c, &gf, NULL, NULL, vals, "find"), ok, fail);
-        BENCH_STEP(bench_fill(c, &gn, NULL, keys, NULL), ok, fail);
-        BENCH_STEP(BENCH_TIMED(c, &tn[ri], "hive_find (misses)",
-                               hive_find(t, n, keys, NULL, found, c->stream)),
-                   ok, fail);
-        BENCH_STEP(bench_check(c, &gn, NULL, found, NULL, "negative find"), ok, fail);
-        bench_live live = bench_live_one(k, 0, n, 0, 0);
-        BENCH_STEP(bench_check_table(c, t, &live, keys, vals, n, "table after insert"), ok, fail);
         if (bench_stats(c, t, &st) != 0)
             goto fail;
         hive_destroy(t);

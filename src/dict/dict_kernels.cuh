@@ -82,14 +82,24 @@ HIVE_DEFINE_ONE(hive_dict_one_kv32_tile, hive_geom, kv32_tile, hive_tile_first(g
                 hive_k32_reserved)
 
 /* OP is a hive_op for a uniform batch, or -1 for a mixed batch (b.ops).  ONE
- * is the per-element function of the table's key width. */
+ * is the per-element function of the table's key width.
+ * The warp steps through the grid-stride loop in lockstep (__syncwarp after
+ * every element): left to drift, lanes that finished their key early run
+ * ahead while others are in the slow path, and the warp then issues each
+ * lane's dependent loads on its own (ncu: 3.8 active threads per warp at
+ * load 0.9) instead of the slow lanes' loads together. */
 #define HIVE_DEFINE_BATCH_KERNEL(name, S, OP, ONE)                                   \
     __global__ void __launch_bounds__(256) name(hive_view v, hive_batch b, uint64_t *counters) \
     {                                                                                \
         hive_tally t = {};                                                           \
         uint64_t stride = (uint64_t)gridDim.x * blockDim.x;                          \
-        for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < b.n; i += stride) \
-            ONE(&v, S, &b, i, (OP) >= 0 ? (OP) : (int)b.ops[i], &t);                 \
+        for (uint64_t w = (uint64_t)blockIdx.x * blockDim.x + (threadIdx.x & ~31u); w < b.n; \
+             w += stride) {                                                          \
+            uint64_t i = w + (threadIdx.x & 31u);                                    \
+            if (i < b.n)                                                             \
+                ONE(&v, S, &b, i, (OP) >= 0 ? (OP) : (int)b.ops[i], &t);             \
+            __syncwarp();                                                            \
+        }                                                                            \
         hive_tally_flush(&t, counters);                                              \
     }
 

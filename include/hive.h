@@ -103,9 +103,10 @@ typedef struct hive_config {
     uint64_t initial_capacity; /* slots to start with (rounded up to whole buckets); default 1024 */
     double max_load_factor;   /* in (0, 1]: grow before size would pass it; default 0.9 */
     double min_load_factor;   /* in [0, max_load_factor/2]: shrink below it, 0 = never; default 0.25 */
-    uint32_t resize_batch;    /* K: buckets split or merged per resize step; default 1024 */
+    uint32_t resize_batch;    /* K: the fewest buckets a growth adds by splitting (linear hashing); default 1024 */
     uint32_t max_evictions;   /* bound on one insert's cuckoo displacement chain; default 8 */
-    double stash_fraction;    /* overflow stash slots as a fraction of capacity, in [0, 0.25]; default 0.01 */
+    double stash_fraction;    /* overflow stash slots as a fraction of capacity, in [0, 0.25]; default 0.01
+                                 (resizing keeps the stash within a factor of two of it) */
     uint32_t threads;         /* CPU backend worker threads; 0 = one per online core */
     uint32_t bucket_slots;    /* CUDA geometry: slots per bucket, power of two in 4..32; 0 = tuned default */
     uint32_t lanes_per_op;    /* CUDA geometry: lanes sharing one key, power of two in 1..bucket_slots; 0 = tuned default */

@@ -155,6 +155,20 @@ static uint64_t slots_for(const hive_table *t, uint64_t keys)
     return slots > (double)HIVE_MAX_SLOTS ? HIVE_MAX_SLOTS : (uint64_t)slots;
 }
 
+/* The capacity an automatic growth to at least `want` slots asks for: twice
+ * the current one if that is more.  Doubling keeps a table's growth
+ * amortised O(1) per key, keeps a power-of-two bucket count a power of two
+ * (linear hashing's buckets then all cover equal hash ranges: a table part
+ * way through a round has buckets of twice the load of the others, and near
+ * max_load_factor those overflow), and leaves the batch that grew the table
+ * room below the slow end of the load range. */
+static uint64_t growth_target(const hive_table *t, uint64_t want)
+{
+    uint64_t cap = t->ops->capacity(t);
+    uint64_t doubled = cap > HIVE_MAX_SLOTS / 2 ? HIVE_MAX_SLOTS : 2 * cap;
+    return want > doubled ? want : doubled;
+}
+
 /* Makes room for `incoming` more keys under max_load_factor.  Called with the
  * resize lock held for reading; returns with it held for reading. */
 static hive_status grow_for(hive_table *t, uint64_t incoming, hive_stream stream)
@@ -167,7 +181,7 @@ static hive_status grow_for(hive_table *t, uint64_t incoming, hive_stream stream
     hive_status s = HIVE_SUCCESS;
     want = slots_for(t, __atomic_load_n(&t->size, __ATOMIC_SEQ_CST) + incoming); /* others may have grown it */
     if (want > t->ops->capacity(t)) {
-        s = t->ops->resize(t, want, stream);
+        s = t->ops->resize(t, growth_target(t, want), stream);
         if (s == HIVE_SUCCESS)
             __atomic_fetch_add(&t->grows, 1, __ATOMIC_SEQ_CST);
     }
@@ -207,18 +221,24 @@ static hive_status shrink_if_sparse(hive_table *t, hive_stream stream)
     return s;
 }
 
-/* Empties a crowded stash by rebuilding the table at its size: every pair is
- * placed again, tombstones become EMPTY frontier slots, and the stash keeps
- * only what still does not fit (the backend grows the table if that is too
- * much).  Without this, churn at a fixed capacity fills the stash: its pairs
- * leave only when erased.  Called with no lock held. */
+/* Empties a crowded stash: compaction turns the buckets' tombstones back
+ * into free slots, and the stash's pairs move into their buckets where there
+ * is room.  If that leaves the stash crowded, the table doubles (the
+ * split buckets take more of them).  Without this, churn at a fixed capacity
+ * fills the stash: its pairs leave only when erased.  Called with no lock
+ * held. */
 static hive_status relieve_stash(hive_table *t, hive_stream stream)
 {
     pthread_rwlock_wrlock(&t->resize_lock);
-    uint64_t before = t->ops->capacity(t);
-    hive_status s = t->ops->resize(t, before, stream);
-    if (s == HIVE_SUCCESS && t->ops->capacity(t) > before)
-        __atomic_fetch_add(&t->grows, 1, __ATOMIC_SEQ_CST);
+    hive_status s = t->ops->compact(t, stream);
+    hive_stats st;
+    if (s == HIVE_SUCCESS)
+        s = t->ops->stats(t, &st);
+    if (s == HIVE_SUCCESS && 2 * st.stash_size > st.stash_capacity && st.capacity < HIVE_MAX_SLOTS) {
+        s = t->ops->resize(t, growth_target(t, st.capacity + 1), stream);
+        if (s == HIVE_SUCCESS)
+            __atomic_fetch_add(&t->grows, 1, __ATOMIC_SEQ_CST);
+    }
     pthread_rwlock_unlock(&t->resize_lock);
     if (s == HIVE_ERROR_OUT_OF_MEMORY || s == HIVE_ERROR_TABLE_FULL) {
         hive_clear_error(); /* the batch succeeded and the table is intact: the stash stays full */
@@ -256,8 +276,8 @@ static hive_status outcome_status(const hive_batch_outcome *o, const char *call)
     return HIVE_SUCCESS;
 }
 
-/* Keys rejected for lack of room in a table that may still grow: grow it by
- * half and run those keys again, until they fit or memory runs out.  Near a
+/* Keys rejected for lack of room in a table that may still grow: double it
+ * and run those keys again, until they fit or memory runs out.  Near a
  * high max_load_factor, or in a small table filled by one large batch, a few
  * keys can find their two buckets, their eviction chains and their stash probe
  * all full while the table as a whole is not. */
@@ -268,7 +288,7 @@ static hive_status retry_full(hive_table *t, const hive_batch *b, hive_batch_out
         pthread_rwlock_wrlock(&t->resize_lock);
         uint64_t cap = t->ops->capacity(t);
         hive_status s = cap >= HIVE_MAX_SLOTS ? HIVE_ERROR_TABLE_FULL
-                                              : t->ops->resize(t, cap + cap / 2 + 1, stream);
+                                              : t->ops->resize(t, growth_target(t, cap + 1), stream);
         if (s == HIVE_SUCCESS)
             __atomic_fetch_add(&t->grows, 1, __ATOMIC_SEQ_CST);
         pthread_rwlock_unlock(&t->resize_lock);

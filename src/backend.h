@@ -35,7 +35,7 @@ typedef struct hive_batch_outcome {
     uint64_t reserved; /* keys rejected as reserved sentinels */
     uint64_t full;     /* inserts rejected for lack of room */
     uint64_t bad_ops;  /* elements of a mixed batch with an op code outside hive_op */
-    int stash_crowded; /* the stash is over half full after the batch (api.c then rebuilds) */
+    int stash_crowded; /* the stash is over half full after the batch (api.c then compacts) */
 } hive_batch_outcome;
 
 typedef struct hive_backend_ops {
@@ -63,11 +63,18 @@ typedef struct hive_backend_ops {
     hive_status (*clear)(hive_table *t, hive_stream stream);
     /* Slots the main table has now. */
     uint64_t (*capacity)(const hive_table *t);
-    /* Grows or shrinks to about `slots` slots, keeping every pair: at least
-     * `slots` when growing (a backend may grow further, e.g. geometrically),
-     * and never below what the live pairs need when shrinking.  Never called concurrently with other operations.
-     * On OUT_OF_MEMORY the table is unchanged. */
+    /* Grows or shrinks to about `slots` slots by linear hashing, keeping
+     * every pair: splits add buckets (in multiples of config.resize_batch)
+     * until at least `slots` slots; merges remove buckets toward `slots`
+     * and stop at the first that would not fit.  After growth the stash is
+     * drained into the buckets (and enlarged with the table).  Never called
+     * concurrently with other operations.  On OUT_OF_MEMORY the table is
+     * unchanged. */
     hive_status (*resize)(hive_table *t, uint64_t slots, hive_stream stream);
+    /* Turns the TOMBs of every bucket back into free slots and drains the
+     * stash into the buckets where they now have room.  Never called
+     * concurrently with other operations. */
+    hive_status (*compact)(hive_table *t, hive_stream stream);
     /* Writes all live pairs (capacity >= size is checked by the caller). */
     hive_status (*export_pairs)(hive_table *t, uint64_t capacity, void *keys, void *values,
                                 uint64_t *count, hive_stream stream);

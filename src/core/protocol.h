@@ -11,26 +11,34 @@
  *
  *   bucket b:  [ k v | k v | TOMB | k v | EMPTY | EMPTY ]   (S slots)
  *                ^^^^^^^^^^^^^^^^^^^^^^^^  ^^^^^^^^^^^^^
- *                used (live, erased, frozen)  never used: always a suffix
+ *                used (live, erased, frozen)  free: always a suffix, all EMPTY
+ *                                             (never full) or all VACANT
  *
  * Rules (each one is a reason in design.md):
  *  R1  A key has two buckets, b1 = bucket_of(hash1) and b2 = bucket_of(hash2).
- *  R2  Lock-free, a new key may only take the first EMPTY slot of its b1,
- *      or, once b1 has no EMPTY slot, the first EMPTY slot of its b2 (one CAS
- *      EMPTY -> pair).  EMPTY never comes back while operations run.
+ *  R2  Lock-free, a new key may only take the first free slot (EMPTY or
+ *      VACANT) of its b1 -- when that slot is VACANT, only after finding k in
+ *      neither b2 nor the stash -- or, once b1 has no free slot, the first
+ *      free slot of its b2 (one CAS free -> pair).  Free slots never come
+ *      back while operations run.
  *  R3  Any other placement of a new key k (a TOMB, cuckoo, stash) happens
- *      only once neither bucket has an EMPTY slot, while holding the lock of
+ *      only once neither bucket has a free slot, while holding the lock of
  *      b1(k), after re-checking that k is absent.  Together with R2 this makes
  *      duplicates impossible.
- *  R4  Hence: if b1(k) has an EMPTY slot, k is neither in b2(k) nor in the
- *      stash; if b2(k) has one, k is not in the stash.  Finds of absent keys
- *      mostly stop after one bucket.
+ *  R4  Hence: if b1(k) has an EMPTY slot (it has never been full), k is
+ *      neither in b2(k) nor in the stash; if b2(k) has one, k is not in the
+ *      stash.  Finds of absent keys mostly stop after one bucket.  A VACANT
+ *      slot says nothing of the kind: its bucket was full once.
  *  R5  Cuckoo eviction moves a key only from its b1 to its b2, copy first:
  *      freeze the slot (key -> MOVING), CAS the pair into b2, then overwrite
  *      the frozen slot.  Readers scan b1 before b2, so they see the key in
  *      one place or the other; one that meets MOVING without finding its key
  *      retries.  A frozen pair cannot be updated or erased meanwhile.
  *  R6  Updates and erases are one CAS on the slot that holds the key.
+ *  R8  Resizing runs while no operation does (resize_body.h): a split or
+ *      merge moves keys only between a bucket and its linear-hashing partner,
+ *      and a bucket that had no EMPTY slot gets VACANT, never EMPTY, slots,
+ *      so R4 stays true for keys left in their second bucket or the stash.
  */
 #ifndef HIVE_CORE_PROTOCOL_H
 #define HIVE_CORE_PROTOCOL_H
@@ -41,6 +49,7 @@
 #include "atomics.h"
 #include "combine.h"
 #include "index.h"
+#include "resize_plan.h"
 #include "slot.h"
 #include "tile.h"
 
@@ -132,6 +141,7 @@ HIVE_PROTO void hive_unlock_bucket(const hive_view *v, uint64_t b)
 #define P_EMPTY HIVE_K32_EMPTY
 #define P_TOMB HIVE_K32_TOMB
 #define P_MOVING HIVE_K32_MOVING
+#define P_VACANT HIVE_K32_VACANT
 #define P_RESERVED(k) hive_k32_reserved(k)
 #define P_HASH1(k) hive_bithash1(k)
 #define P_HASH2(k) hive_bithash2(k)
@@ -181,6 +191,7 @@ HIVE_PROTO void hive_tile_mark_stash(hive_geom g, const hive_view *v, uint64_t s
 #define P_EMPTY HIVE_K32_EMPTY
 #define P_TOMB HIVE_K32_TOMB
 #define P_MOVING HIVE_K32_MOVING
+#define P_VACANT HIVE_K32_VACANT
 #define P_RESERVED(k) hive_k32_reserved(k)
 #define P_HASH1(k) hive_bithash1(k)
 #define P_HASH2(k) hive_bithash2(k)
@@ -204,6 +215,7 @@ HIVE_PROTO void hive_tile_mark_stash(hive_geom g, const hive_view *v, uint64_t s
 #define P_EMPTY HIVE_K64_EMPTY
 #define P_TOMB HIVE_K64_TOMB
 #define P_MOVING HIVE_K64_MOVING
+#define P_VACANT HIVE_K64_VACANT
 #define P_RESERVED(k) hive_k64_reserved(k)
 #define P_HASH1(k) hive_hash1_k64(k)
 #define P_HASH2(k) hive_hash2_k64(k)

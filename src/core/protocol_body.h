@@ -5,10 +5,11 @@
 /* What one pass over a bucket saw. */
 typedef struct P_SUFFIX(hive_scan) {
     int match;      /* slot holding the key, or -1 */
-    int empty;      /* first EMPTY slot, or -1 */
+    int free;       /* first free (EMPTY or VACANT) slot, or -1 */
+    int ended;      /* the free slots are EMPTY: the bucket has never been full (R4) */
     int tomb;       /* first TOMB slot, or -1 */
     int moving;     /* a slot is frozen by a cuckoo move */
-    P_SLOT word;    /* the matching slot's word, else the first EMPTY's, else the first TOMB's */
+    P_SLOT word;    /* the matching slot's word, else the first free slot's */
     P_SLOT tomb_word;
 } P_SUFFIX(hive_scan);
 
@@ -24,13 +25,14 @@ HIVE_PROTO P_SUFFIX(hive_scan) P_SUFFIX(hive_scan_bucket)(const P_SLOT *bucket, 
 {
     P_SUFFIX(hive_scan) s;
     s.match = -1;
-    s.empty = -1;
+    s.free = -1;
+    s.ended = 0;
     s.tomb = -1;
     s.moving = 0;
     s.word = 0;
     s.tomb_word = 0;
 #if !defined(__CUDACC__)
-    /* Host: stop at the key, or at the first EMPTY slot (EMPTY slots are a
+    /* Host: stop at the key, or at the first free slot (free slots are a
      * suffix, so nothing lies beyond it).  At load 0.9 this halves the slots
      * read; every caller uses only `match`/`word` once a match is found. */
     for (uint32_t i = 0; i < P_S; i++) {
@@ -41,9 +43,10 @@ HIVE_PROTO P_SUFFIX(hive_scan) P_SUFFIX(hive_scan_bucket)(const P_SLOT *bucket, 
             s.word = w;
             return s;
         }
-        if (key == P_EMPTY) {
-            s.empty = (int)i;
-            s.word = w; /* all ones: an EMPTY slot is only ever written by clear */
+        if (key >= P_VACANT) { /* EMPTY or VACANT */
+            s.free = (int)i;
+            s.ended = key == P_EMPTY;
+            s.word = w;
             return s;
         }
         if (key == P_TOMB) {
@@ -57,6 +60,7 @@ HIVE_PROTO P_SUFFIX(hive_scan) P_SUFFIX(hive_scan_bucket)(const P_SLOT *bucket, 
     }
     return s;
 #else
+    P_SLOT last = 0;
 #if defined(__CUDACC__) && P_WORDS == 1
 #pragma unroll
     for (uint32_t i = 0; i < P_S; i += 2) {
@@ -72,14 +76,15 @@ HIVE_PROTO P_SUFFIX(hive_scan) P_SUFFIX(hive_scan_bucket)(const P_SLOT *bucket, 
 #endif
             P_KEY key = P_KEY_OF(w[j]);
             int idx = (int)(i + j);
+            last = w[j];
             if (key == k) {
                 if (s.match < 0) {
                     s.match = idx;
                     s.word = w[j];
                 }
-            } else if (key == P_EMPTY) {
-                if (s.empty < 0)
-                    s.empty = idx;
+            } else if (key >= P_VACANT) { /* EMPTY or VACANT */
+                if (s.free < 0)
+                    s.free = idx;
             } else if (key == P_TOMB) {
                 if (s.tomb < 0) {
                     s.tomb = idx;
@@ -90,8 +95,11 @@ HIVE_PROTO P_SUFFIX(hive_scan) P_SUFFIX(hive_scan_bucket)(const P_SLOT *bucket, 
             }
         }
     }
-    if (s.match < 0 && s.empty >= 0)
-        s.word = P_MAKE(P_EMPTY, (P_VAL)~(P_VAL)0);
+    /* A bucket's free slots are a suffix of one kind, written with all-ones
+     * values: it has an EMPTY slot if its last slot is one. */
+    s.ended = P_KEY_OF(last) == P_EMPTY;
+    if (s.match < 0 && s.free >= 0)
+        s.word = P_MAKE(s.ended ? P_EMPTY : P_VACANT, (P_VAL)~(P_VAL)0);
     return s;
 #endif
 }
@@ -158,9 +166,9 @@ HIVE_PROTO P_SUFFIX(hive_stash_scan) P_SUFFIX(hive_scan_stash)(const hive_view *
             r.free_word = s.tomb_word;
             r.free_bucket = sb;
         }
-        if (s.empty >= 0) {
+        if (s.free >= 0) { /* a stash bucket's free slots are EMPTY */
             if (r.free_slot == 0) {
-                r.free_slot = bucket + s.empty;
+                r.free_slot = bucket + s.free;
                 r.free_word = s.word;
                 r.free_bucket = sb;
             }
@@ -168,6 +176,25 @@ HIVE_PROTO P_SUFFIX(hive_stash_scan) P_SUFFIX(hive_scan_stash)(const hive_view *
         }
     }
     return r;
+}
+
+/* Puts k's pair in the first free slot of its stash probe (scanned again:
+ * an insert's earlier scan may have been skipped, and eviction took time).
+ * Returns 1 if placed, 0 if the probe has no free slot, -1 if k is there or
+ * the slot was taken meanwhile (look again). */
+HIVE_PROTO int P_SUFFIX(hive_stash_put)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P_SLOT pair,
+                                        uint32_t h1, uint32_t h2)
+{
+    P_SUFFIX(hive_stash_scan) st = P_SUFFIX(hive_scan_stash)(v, P_GEOM_ARG, k, h1, h2);
+    if (st.match)
+        return -1;
+    if (st.free_slot == 0)
+        return 0;
+    P_MARK_STASH(v, st.free_bucket);
+    if (P_CAS(st.free_slot, st.free_word, pair) != st.free_word)
+        return -1;
+    P_ADD_LIVE(v, 1);
+    return 1;
 }
 
 /* May the stash hold k?  Only if k's home stash bucket ever held a pair. */
@@ -193,7 +220,7 @@ HIVE_PROTO int P_SUFFIX(hive_find_hashed)(const hive_view *v, P_GEOM_PARAM, P_KE
             *out = P_VAL_OF(s1.word);
             return HIVE_R_FOUND;
         }
-        if (s1.empty >= 0)
+        if (s1.ended)
             return HIVE_R_NOT_FOUND; /* R4 */
         hive_order_reads();
         int moving = s1.moving;
@@ -206,7 +233,7 @@ HIVE_PROTO int P_SUFFIX(hive_find_hashed)(const hive_view *v, P_GEOM_PARAM, P_KE
                 return HIVE_R_FOUND;
             }
             moving |= s2.moving;
-            second_has_empty = s2.empty >= 0;
+            second_has_empty = s2.ended;
         }
         if (!second_has_empty && P_SUFFIX(hive_stash_in_use)(v, P_GEOM_ARG, h1, h2)) {
             P_SUFFIX(hive_stash_scan) st = P_SUFFIX(hive_scan_stash)(v, P_GEOM_ARG, k, h1, h2);
@@ -242,8 +269,8 @@ HIVE_PROTO int P_SUFFIX(hive_erase_hashed)(const hive_view *v, P_GEOM_PARAM, P_K
                 return HIVE_R_ERASED;
             continue;
         }
-        if (s1.empty >= 0)
-            return HIVE_R_NOT_FOUND;
+        if (s1.ended)
+            return HIVE_R_NOT_FOUND; /* R4 */
         hive_order_reads();
         int moving = s1.moving;
         int second_has_empty = 0;
@@ -257,7 +284,7 @@ HIVE_PROTO int P_SUFFIX(hive_erase_hashed)(const hive_view *v, P_GEOM_PARAM, P_K
                 continue;
             }
             moving |= s2.moving;
-            second_has_empty = s2.empty >= 0;
+            second_has_empty = s2.ended;
         }
         if (!second_has_empty && P_SUFFIX(hive_stash_in_use)(v, P_GEOM_ARG, h1, h2)) {
             P_SUFFIX(hive_stash_scan) st = P_SUFFIX(hive_scan_stash)(v, P_GEOM_ARG, k, h1, h2);
@@ -365,17 +392,17 @@ HIVE_PROTO int P_SUFFIX(hive_evict)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P
                     continue; /* w is stale: its key is being moved by someone else */
                 chain[depth].slot = bucket + i;
                 chain[depth].word = w;
-                if (ds.empty >= 0 || ds.tomb >= 0) {
-                    P_SLOT *free_slot = dest_bucket + (ds.empty >= 0 ? ds.empty : ds.tomb);
-                    P_SLOT free_word = ds.empty >= 0 ? ds.word : ds.tomb_word;
+                if (ds.free >= 0 || ds.tomb >= 0) {
+                    P_SLOT *free_slot = dest_bucket + (ds.free >= 0 ? ds.free : ds.tomb);
+                    P_SLOT free_word = ds.free >= 0 ? ds.word : ds.tomb_word;
                     if (P_SUFFIX(hive_apply_chain)(P_GEOM_ARG, chain, depth + 1, free_slot, free_word, P_MAKE(k, val)))
                         return depth + 1;
                     raced = 1;
                     depth = (int)max_depth; /* start a fresh attempt */
                     break;
                 }
-                /* dest is full (no EMPTY: never again), so keys may be moved
-                 * out of it at the next level without breaking R4. */
+                /* dest is full (no free slot: never again), so keys may be
+                 * moved out of it at the next level without breaking R4. */
                 if (walk < 0) {
                     walk = (int)i;
                     walk_dest = dest;
@@ -449,15 +476,15 @@ HIVE_PROTO int P_SUFFIX(hive_insert_locked)(const hive_view *v, P_GEOM_PARAM, P_
         }
         /* k is absent, and no one else may place it while we hold b1's lock. */
         *step = HIVE_STEP_CLAIM;
-        if (s1.empty >= 0) { /* b1 has never been full: R2's frontier, taken under the lock */
-            if (P_CAS(bucket1 + s1.empty, s1.word, pair) == s1.word)
+        if (s1.free >= 0) { /* R2's frontier of b1, taken under the lock */
+            if (P_CAS(bucket1 + s1.free, s1.word, pair) == s1.word)
                 return HIVE_R_INSERTED;
             continue;
         }
-        /* R3: a TOMB only once neither bucket has an EMPTY slot, so that no
+        /* R3: a TOMB only once neither bucket has a free slot, so that no
          * lock-free frontier claim of k (R2) can be under way elsewhere. */
-        if (s2.empty >= 0) {
-            if (P_CAS(bucket2 + s2.empty, s2.word, pair) == s2.word)
+        if (s2.free >= 0) {
+            if (P_CAS(bucket2 + s2.free, s2.word, pair) == s2.word)
                 return HIVE_R_INSERTED;
             continue;
         }
@@ -484,21 +511,14 @@ HIVE_PROTO int P_SUFFIX(hive_insert_locked)(const hive_view *v, P_GEOM_PARAM, P_
             hive_backoff(round);
             continue;
         }
-        /* Last resort: the stash (scanned again: the scan above may have
-         * been skipped, and eviction took time). */
-        P_SUFFIX(hive_stash_scan) st = P_SUFFIX(hive_scan_stash)(v, P_GEOM_ARG, k, h1, h2);
-        if (st.match)
-            continue; /* unreachable while we hold b1's lock; retrying is safe */
-        if (st.free_slot) {
-            P_MARK_STASH(v, st.free_bucket);
-            if (P_CAS(st.free_slot, st.free_word, pair) == st.free_word) {
-                P_ADD_LIVE(v, 1);
-                *step = HIVE_STEP_STASH;
-                return HIVE_R_INSERTED;
-            }
+        /* Last resort: the stash. */
+        int stashed = P_SUFFIX(hive_stash_put)(v, P_GEOM_ARG, k, pair, h1, h2);
+        if (stashed < 0)
             continue;
-        }
-        return HIVE_R_REJECTED_FULL;
+        if (stashed == 0)
+            return HIVE_R_REJECTED_FULL;
+        *step = HIVE_STEP_STASH;
+        return HIVE_R_INSERTED;
     }
 }
 
@@ -521,8 +541,8 @@ HIVE_PROTO int P_SUFFIX(hive_upsert_hashed)(const hive_view *v, P_GEOM_PARAM, P_
                 return r;
             continue;
         }
-        if (s1.empty >= 0) { /* R2: claim-then-commit at b1's frontier, lock-free */
-            if (P_CAS(bucket1 + s1.empty, s1.word, P_MAKE(k, val)) == s1.word) {
+        if (s1.ended) { /* R2: claim-then-commit at b1's frontier, lock-free */
+            if (P_CAS(bucket1 + s1.free, s1.word, P_MAKE(k, val)) == s1.word) {
                 *step = HIVE_STEP_CLAIM;
                 return HIVE_R_INSERTED;
             }
@@ -543,7 +563,7 @@ HIVE_PROTO int P_SUFFIX(hive_upsert_hashed)(const hive_view *v, P_GEOM_PARAM, P_
                 continue;
             }
             moving |= s2.moving;
-            second_has_empty = s2.empty >= 0;
+            second_has_empty = s2.ended;
         }
         if (!second_has_empty && P_SUFFIX(hive_stash_in_use)(v, P_GEOM_ARG, h1, h2)) {
             P_SUFFIX(hive_stash_scan) st = P_SUFFIX(hive_scan_stash)(v, P_GEOM_ARG, k, h1, h2);
@@ -558,8 +578,12 @@ HIVE_PROTO int P_SUFFIX(hive_upsert_hashed)(const hive_view *v, P_GEOM_PARAM, P_
             hive_backoff(round);
             continue; /* k itself may be frozen in b1, on its way to b2 */
         }
-        if (second_has_empty) { /* R2: b1 is full, so b2's frontier, still lock-free */
-            if (P_CAS(bucket2 + s2.empty, s2.word, P_MAKE(k, val)) == s2.word) {
+        /* R2: b1's VACANT frontier, now that k is in neither b2 nor the
+         * stash; or, b1 being full, b2's frontier.  Still lock-free. */
+        P_SLOT *frontier = s1.free >= 0 ? bucket1 + s1.free : s2.free >= 0 ? bucket2 + s2.free : 0;
+        if (frontier) {
+            P_SLOT seen = s1.free >= 0 ? s1.word : s2.word;
+            if (P_CAS(frontier, seen, P_MAKE(k, val)) == seen) {
                 *step = HIVE_STEP_CLAIM;
                 return HIVE_R_INSERTED;
             }
@@ -578,6 +602,10 @@ HIVE_PROTO int P_SUFFIX(hive_upsert)(const hive_view *v, P_GEOM_PARAM, P_KEY k, 
     return P_SUFFIX(hive_upsert_hashed)(v, P_GEOM_ARG, k, P_HASH1(k), P_HASH2(k), val, mode, step, moves);
 }
 
+#ifndef P_TILE
+#include "resize_body.h"
+#endif
+
 #undef P_SUFFIX
 #undef P_KEY
 #undef P_VAL
@@ -591,6 +619,7 @@ HIVE_PROTO int P_SUFFIX(hive_upsert)(const hive_view *v, P_GEOM_PARAM, P_KEY k, 
 #undef P_EMPTY
 #undef P_TOMB
 #undef P_MOVING
+#undef P_VACANT
 #undef P_RESERVED
 #undef P_HASH1
 #undef P_HASH2

@@ -14,7 +14,11 @@
  *   MOVING   frozen by a cuckoo move: the key that was here is being copied to
  *            its second bucket.  A reader that meets MOVING and has not found
  *            its key retries.
- *   SPARE    reserved for future protocol states; never stored today. */
+ *   VACANT   free, in a bucket that has been full: written only while no
+ *            operation runs (a split, merge or compaction), in place of the
+ *            EMPTY slots such a bucket may not get back.  Claimed like EMPTY,
+ *            but a lookup that meets it does not stop there (docs/design.md).
+ *            A bucket's free slots are all EMPTY or all VACANT, and a suffix. */
 #ifndef HIVE_CORE_SLOT_H
 #define HIVE_CORE_SLOT_H
 
@@ -23,21 +27,23 @@
 #include "platform.h"
 
 #define HIVE_K32_EMPTY 0xFFFFFFFFu
-#define HIVE_K32_TOMB 0xFFFFFFFEu
+/* The two free kinds are the top two values, so "free" is one comparison
+ * (key >= VACANT) in the scans. */
+#define HIVE_K32_VACANT 0xFFFFFFFEu
 #define HIVE_K32_MOVING 0xFFFFFFFDu
-#define HIVE_K32_SPARE 0xFFFFFFFCu
+#define HIVE_K32_TOMB 0xFFFFFFFCu
 
 #define HIVE_K64_EMPTY 0xFFFFFFFFFFFFFFFFull
-#define HIVE_K64_TOMB 0xFFFFFFFFFFFFFFFEull
+#define HIVE_K64_VACANT 0xFFFFFFFFFFFFFFFEull
 #define HIVE_K64_MOVING 0xFFFFFFFFFFFFFFFDull
-#define HIVE_K64_SPARE 0xFFFFFFFFFFFFFFFCull
+#define HIVE_K64_TOMB 0xFFFFFFFFFFFFFFFCull
 
 /* An all-ones word: a KV32 slot with key EMPTY (and value all ones).  Memory
  * filled with 0xFF bytes is an empty table of either width. */
 #define HIVE_SLOT32_EMPTY 0xFFFFFFFFFFFFFFFFull
 
-HIVE_HD int hive_k32_reserved(uint32_t key) { return key >= HIVE_K32_SPARE; }
-HIVE_HD int hive_k64_reserved(uint64_t key) { return key >= HIVE_K64_SPARE; }
+HIVE_HD int hive_k32_reserved(uint32_t key) { return key >= HIVE_K32_TOMB; }
+HIVE_HD int hive_k64_reserved(uint64_t key) { return key >= HIVE_K64_TOMB; }
 
 HIVE_HD uint64_t hive_pack32(uint32_t key, uint32_t value) { return ((uint64_t)value << 32) | key; }
 HIVE_HD uint32_t hive_slot_key32(uint64_t slot) { return (uint32_t)slot; }

@@ -1,15 +1,15 @@
 /* tile_scan_body.h — the tile version of hive_scan_bucket, included by
  * protocol_body.h when P_TILE is set.  Lane r of the tile loads slots
  * r*S/T .. (r+1)*S/T - 1 (16-byte loads when it has two or more), finds its
- * own first match / EMPTY / TOMB, and ballots pick the tile's first of each
- * (the paper's WCME match-and-elect; the EMPTY ballot is WABC's free mask,
+ * own first match / free slot / TOMB, and ballots pick the tile's first of each
+ * (the paper's WCME match-and-elect; the free-slot ballot is WABC's free mask,
  * read from the slots themselves).  No include guard: once per instantiation. */
 HIVE_PROTO P_SUFFIX(hive_scan) P_SUFFIX(hive_scan_bucket)(const P_SLOT *bucket, P_GEOM_PARAM, P_KEY k)
 {
     uint32_t per = g.S / g.T;
     uint32_t first = hive_tile_lane(g) * per;
     const P_SLOT *mine = bucket + first;
-    int match = -1, empty = -1, tomb = -1, moving = 0;
+    int match = -1, first_free = -1, tomb = -1, moving = 0, ended = 0;
     P_SLOT match_word = 0, tomb_word = 0;
 #define HIVE_TILE_CLASSIFY(w, idx)              \
     do {                                        \
@@ -19,9 +19,10 @@ HIVE_PROTO P_SUFFIX(hive_scan) P_SUFFIX(hive_scan_bucket)(const P_SLOT *bucket, 
                 match = (int)(idx);             \
                 match_word = (w);               \
             }                                   \
-        } else if (key_ == P_EMPTY) {           \
-            if (empty < 0)                      \
-                empty = (int)(idx);             \
+        } else if (key_ >= P_VACANT) {          \
+            if (first_free < 0)                 \
+                first_free = (int)(idx);        \
+            ended |= key_ == P_EMPTY;           \
         } else if (key_ == P_TOMB) {            \
             if (tomb < 0) {                     \
                 tomb = (int)(idx);              \
@@ -45,7 +46,7 @@ HIVE_PROTO P_SUFFIX(hive_scan) P_SUFFIX(hive_scan_bucket)(const P_SLOT *bucket, 
     }
 #undef HIVE_TILE_CLASSIFY
     P_SUFFIX(hive_scan) s;
-    s.match = s.empty = s.tomb = -1;
+    s.match = s.free = s.tomb = -1;
     s.word = s.tomb_word = 0;
     s.moving = hive_tile_ballot(g, moving) != 0;
     uint32_t m = hive_tile_ballot(g, match >= 0);
@@ -54,11 +55,12 @@ HIVE_PROTO P_SUFFIX(hive_scan) P_SUFFIX(hive_scan_bucket)(const P_SLOT *bucket, 
         s.match = hive_tile_from32(g, match, src);
         s.word = hive_tile_from64(g, match_word, src);
     }
-    uint32_t e = hive_tile_ballot(g, empty >= 0);
+    s.ended = hive_tile_ballot(g, ended) != 0;
+    uint32_t e = hive_tile_ballot(g, first_free >= 0);
     if (e) {
-        s.empty = hive_tile_from32(g, empty, (uint32_t)__ffs(e) - 1);
-        if (!m)
-            s.word = P_MAKE(P_EMPTY, (P_VAL)~(P_VAL)0);
+        s.free = hive_tile_from32(g, first_free, (uint32_t)__ffs(e) - 1);
+        if (!m) /* free slots hold all-ones values, all of one kind */
+            s.word = P_MAKE(s.ended ? P_EMPTY : P_VACANT, (P_VAL)~(P_VAL)0);
     }
     uint32_t t = hive_tile_ballot(g, tomb >= 0);
     if (t) {

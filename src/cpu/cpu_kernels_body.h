@@ -100,36 +100,15 @@ static void K_SUFFIX(run_range)(const hive_view *v, uint32_t S, int second, cons
     }
 }
 
-static uint64_t K_SUFFIX(rehash)(const hive_cpu_store *from, uint32_t S, const hive_view *to,
-                                 int second, uint64_t begin, uint64_t end)
+/* One resize op (core/resize_body.h) over [begin, end); returns the sum of
+ * what it counts. */
+static uint64_t K_SUFFIX(resize_range)(hive_resize_op op, const hive_view *v, const hive_view *to,
+                                       uint32_t S, hive_index ix, uint64_t begin, uint64_t end)
 {
-    /* Pairs are gathered a few buckets at a time and inserted as a batch, so
-     * that the new table's buckets are prefetched like a user batch's. */
-    enum { GATHER = 256 }; /* >= 32 = the largest S */
-    K_KEY keys[GATHER];
-    K_VAL vals[GATHER];
-    hive_batch b = {0, HIVE_OP_UPSERT, NULL, HIVE_COMBINE_KEEP, keys, vals, NULL, NULL, NULL};
-    hive_cpu_tally tally;
-    memset(&tally, 0, sizeof tally);
-    uint64_t n = 0;
-    for (uint64_t i = begin; i < end; i++) {
-        if (n + S > GATHER) {
-            K_SUFFIX(run_range)(to, S, second, &b, 0, n, &tally);
-            n = 0;
-        }
-        const K_SLOT *bucket =
-            (const K_SLOT *)hive_cpu_source_bucket(from, i, (uint64_t)S * K_WORDS);
-        for (uint32_t j = 0; j < S; j++) {
-            K_KEY k = K_KEY_OF(bucket[j]);
-            if (!K_RESERVED(k)) {
-                keys[n] = k;
-                vals[n] = K_VAL_OF(bucket[j]);
-                n++;
-            }
-        }
-    }
-    K_SUFFIX(run_range)(to, S, second, &b, 0, n, &tally);
-    return tally.out.full;
+    uint64_t r = 0;
+    for (uint64_t i = begin; i < end; i++)
+        r += K_SUFFIX(hive_resize_one)(op, v, to, S, ix, i);
+    return r;
 }
 
 static uint64_t K_SUFFIX(export_pairs)(const hive_cpu_store *s, uint32_t S, void *keys_out,
@@ -156,7 +135,7 @@ static uint64_t K_SUFFIX(export_pairs)(const hive_cpu_store *s, uint32_t S, void
 
 const hive_cpu_kernels K_SUFFIX(hive_cpu_kernels) = {
     K_SUFFIX(run_range),
-    K_SUFFIX(rehash),
+    K_SUFFIX(resize_range),
     K_SUFFIX(export_pairs),
 };
 

@@ -17,17 +17,21 @@
 #include "cpu_pool.h"
 #include "table.h"
 
-/* One bucket array.  Empty memory is all 0xFF bytes (EMPTY keys, both widths). */
+/* One table's memory.  Empty memory is all 0xFF bytes (EMPTY keys, both
+ * widths).  The slot and lock arrays are page mappings that a resize extends
+ * or cuts in place (hive_cpu_map), so growth never copies buckets. */
 typedef struct hive_cpu_store {
-    uint64_t *slots;        /* buckets * S slots of slot_words words, 64-byte aligned */
+    uint64_t *slots;        /* buckets * S slots of slot_words words, page-aligned */
     uint32_t *locks;        /* one bit per bucket, 0 = free */
     uint64_t *stash;        /* stash_buckets * S slots, or NULL */
     uint32_t *stash_used;   /* one bit per stash bucket: ever held a pair (protocol.h) */
     uint64_t stash_live;    /* live keys in the stash (__atomic: the protocol counts them) */
     uint64_t buckets;
     uint64_t stash_buckets;
-    hive_index ix;          /* hive_index_for(buckets): which bucket a hash names */
-    size_t bytes;           /* allocated for the arrays above */
+    hive_index ix;          /* which bucket a hash names; hive_index_buckets(ix) == buckets */
+    size_t slot_bytes;      /* mapped for slots (at least buckets * S slots) */
+    size_t lock_bytes;      /* mapped for locks */
+    size_t stash_bytes;     /* allocated for stash and stash_used */
 } hive_cpu_store;
 
 /* What a run of keys did: the batch outcome and the table's statistics,
@@ -43,10 +47,9 @@ typedef struct hive_cpu_kernels {
     /* Elements [begin, end) of a batch; `second`: see hive_cpu_prefetch_second. */
     void (*run_range)(const hive_view *v, uint32_t S, int second, const hive_batch *b,
                       uint64_t begin, uint64_t end, hive_cpu_tally *tally);
-    /* Inserts the live pairs of source buckets [begin, end) of `from` (see
-     * hive_cpu_source_bucket) into `to`; returns how many found no room. */
-    uint64_t (*rehash)(const hive_cpu_store *from, uint32_t S, const hive_view *to, int second,
-                       uint64_t begin, uint64_t end);
+    /* One resizing step over [begin, end) (cpu_kernels_body.h). */
+    uint64_t (*resize_range)(hive_resize_op op, const hive_view *v, const hive_view *to, uint32_t S,
+                             hive_index ix, uint64_t begin, uint64_t end);
     /* Writes the live pairs of `s` to keys/values, at most `capacity` of
      * them, and returns how many there are. */
     uint64_t (*export_pairs)(const hive_cpu_store *s, uint32_t S, void *keys, void *values,
@@ -62,12 +65,14 @@ typedef struct hive_cpu_table {
     uint32_t S;             /* slots per bucket */
     uint32_t slot_words;    /* 64-bit words per slot: 1 (KV32) or 2 (KV64) */
     uint32_t max_evictions; /* config.max_evictions clamped to HIVE_MAX_CHAIN */
+    uint32_t resize_batch;  /* K: buckets are added in multiples of it */
     double stash_fraction;
     hive_cpu_pool *pool;
     /* Lifetime totals for hive_stats, __atomic relaxed: each batch thread
      * adds its tally once. */
     uint64_t insert_steps[4];
     uint64_t evictions;
+    uint64_t buckets_split, buckets_merged;
 } hive_cpu_table;
 
 /* Batches below this many keys run on the calling thread: waking the
@@ -108,6 +113,20 @@ static inline const uint64_t *hive_cpu_source_bucket(const hive_cpu_store *s, ui
     return i < s->buckets ? s->slots + i * bucket_words
                           : s->stash + (i - s->buckets) * bucket_words;
 }
+
+/* cpu_resize.c: grows or shrinks by splits or merges to about `slots`
+ * slots; compacts the buckets and drains the stash (api.c's relief for a
+ * crowded stash). */
+hive_status hive_cpu_resize(hive_table *t, uint64_t slots, hive_stream stream);
+hive_status hive_cpu_compact(hive_table *t, hive_stream stream);
+
+/* cpu_table.c: the stash buckets for a table of `buckets` buckets
+ * (config.stash_fraction); a stash of that many, allocated empty into s's
+ * stash fields; and its release. */
+uint64_t hive_cpu_stash_buckets_for(const hive_cpu_table *ct, uint64_t buckets);
+hive_status hive_cpu_stash_alloc(const hive_cpu_table *ct, uint64_t stash_buckets, hive_cpu_store *s,
+                                 const char *call);
+void hive_cpu_stash_free(hive_cpu_store *s);
 
 /* cpu_batch.c */
 hive_status hive_cpu_run(hive_table *t, const hive_batch *b, hive_batch_outcome *outcome,

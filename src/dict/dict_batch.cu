@@ -163,42 +163,35 @@ extern "C" hive_status hive_dict_count_inserts(hive_table *t, const hive_batch *
     return HIVE_SUCCESS;
 }
 
-/* ---------------------------------------------------------------- rebuild */
+/* ---------------------------------------------------------------- resize */
 
-typedef struct rehash_launch {
-    hive_rehash_kernel kernel;
-    unsigned grid;
-    cudaStream_t stream;
-    const uint64_t *from;
-    uint64_t n;
+typedef struct resize_launch {
+    const hive_dict *d;
+    hive_resize_op op;
     const hive_view *to;
-} rehash_launch;
+    hive_index ix;
+    uint64_t begin, end;
+    cudaStream_t stream;
+} resize_launch;
 
-static void launch_rehash(void *ctx, uint64_t *counters)
+static void launch_resize(void *ctx, uint64_t *counters)
 {
-    const rehash_launch *l = (const rehash_launch *)ctx;
-    l->kernel<<<l->grid, HIVE_THREADS, 0, l->stream>>>(l->from, l->n, *l->to, counters);
+    const resize_launch *l = (const resize_launch *)ctx;
+    l->d->kernels->resize<<<grid_for(l->d, l->end - l->begin, 1), HIVE_THREADS, 0, l->stream>>>(
+        (int)l->op, l->d->view, l->to != NULL ? *l->to : l->d->view, l->ix, l->begin, l->end, counters);
 }
 
-extern "C" hive_status hive_dict_rehash(const hive_dict *from, hive_dict *to, uint64_t *full,
-                                        hive_stream stream)
+extern "C" hive_status hive_dict_resize_op(hive_dict *d, hive_resize_op op, const hive_view *to,
+                                           hive_index ix, uint64_t begin, uint64_t end,
+                                           uint64_t *result, hive_stream stream)
 {
-    const char *call = "hive resize (CUDA)";
+    *result = 0;
+    if (begin >= end)
+        return HIVE_SUCCESS;
+    resize_launch l = {d, op, to, ix, begin, end, (cudaStream_t)stream};
     uint64_t c[HIVE_CTR_COUNT];
-    *full = 0;
-    rehash_launch main = {to->kernels->rehash,
-                          grid_for(to, from->buckets * from->bucket_slots, 1), (cudaStream_t)stream,
-                          from->view.slots, from->buckets * from->bucket_slots, &to->view};
-    HIVE_TRY(with_counters(to, (cudaStream_t)stream, call, launch_rehash, &main, c));
-    *full += c[HIVE_CTR_FULL];
-    if (from->view.stash_buckets != 0) {
-        rehash_launch stash = main;
-        stash.from = from->view.stash;
-        stash.n = from->view.stash_buckets * from->bucket_slots;
-        stash.grid = grid_for(to, stash.n, 1);
-        HIVE_TRY(with_counters(to, (cudaStream_t)stream, call, launch_rehash, &stash, c));
-        *full += c[HIVE_CTR_FULL];
-    }
+    HIVE_TRY(with_counters(d, (cudaStream_t)stream, "hive resize (CUDA)", launch_resize, &l, c));
+    *result = c[HIVE_CTR_INSERTED];
     return HIVE_SUCCESS;
 }
 

@@ -143,32 +143,29 @@ HIVE_DEFINE_ONE(hive_dict_one_kv32_tile, hive_geom, kv32_tile, hive_tile_first(g
         hive_tally_flush(&t, counters);                                                         \
     }
 
-/* A slot's key and value, read outside any concurrent operation (a rebuild
- * or an export runs alone). */
+/* A slot's key and value, read outside any concurrent operation (an export
+ * runs alone). */
 static __device__ __forceinline__ uint32_t hive_slot_key_kv32(const uint64_t *s) { return hive_slot_key32(*s); }
 static __device__ __forceinline__ uint32_t hive_slot_value_kv32(const uint64_t *s) { return hive_slot_value32(*s); }
 static __device__ __forceinline__ uint64_t hive_slot_key_kv64(const uint64_t *s) { return s[0]; }
 static __device__ __forceinline__ uint64_t hive_slot_value_kv64(const uint64_t *s) { return s[1]; }
 
-/* Re-inserts the live pairs of slot array `from` (n slots) into view `to`. */
-#define HIVE_DEFINE_REHASH_KERNEL(W, S, K)                                                      \
-    __global__ void __launch_bounds__(256) hive_rehash_kv##W##_s##S(const uint64_t *from, uint64_t n, \
-                                                                    hive_view to, uint64_t *counters) \
+/* One resize op (core/resize_body.h) over [begin, end), one thread per
+ * bucket or stash slot; counters[HIVE_CTR_INSERTED] sums what it counts.
+ * Tiles share the layout and the protocol, so every geometry of a bucket
+ * size uses these. */
+#define HIVE_DEFINE_RESIZE_KERNEL(W, S)                                                         \
+    __global__ void __launch_bounds__(256) hive_resize_kv##W##_s##S(                            \
+        int op, hive_view v, hive_view to, hive_index ix, uint64_t begin, uint64_t end,         \
+        uint64_t *counters)                                                                     \
     {                                                                                           \
-        hive_tally t = {};                                                                      \
+        uint64_t r = 0;                                                                         \
         uint64_t stride = (uint64_t)gridDim.x * blockDim.x;                                     \
-        for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) { \
-            const uint64_t *slot = from + i * (W / 32);                                         \
-            K key = hive_slot_key_kv##W(slot);                                                  \
-            if (hive_k##W##_reserved(key))                                                      \
-                continue;                                                                       \
-            int step;                                                                           \
-            uint32_t moves;                                                                     \
-            int r = hive_upsert_kv##W(&to, S, key, hive_slot_value_kv##W(slot), HIVE_CMB_ASSIGN, \
-                                      &step, &moves);                                           \
-            t.c[r == HIVE_R_REJECTED_FULL ? HIVE_CTR_FULL : HIVE_CTR_INSERTED]++;                \
-        }                                                                                       \
-        hive_tally_flush(&t, counters);                                                         \
+        for (uint64_t i = begin + (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < end;     \
+             i += stride)                                                                       \
+            r += hive_resize_one_kv##W(op, &v, &to, S, ix, i);                                  \
+        if (r != 0)                                                                             \
+            atomicAdd((unsigned long long *)(counters + HIVE_CTR_INSERTED), (unsigned long long)r); \
     }
 
 /* Appends the live pairs of `slots` (n of them) to out_keys/out_values;

@@ -12,10 +12,10 @@ HIVE_DEFINE_TILE_KERNELS(8, 4)
 HIVE_DEFINE_TILE_KERNELS(16, 8)
 HIVE_DEFINE_TILE_KERNELS(32, 8)
 HIVE_DEFINE_TILE_KERNELS(32, 32)
-HIVE_DEFINE_REHASH_KERNEL(32, 4, uint32_t)
-HIVE_DEFINE_REHASH_KERNEL(32, 8, uint32_t)
-HIVE_DEFINE_REHASH_KERNEL(32, 16, uint32_t)
-HIVE_DEFINE_REHASH_KERNEL(32, 32, uint32_t)
+HIVE_DEFINE_RESIZE_KERNEL(32, 4)
+HIVE_DEFINE_RESIZE_KERNEL(32, 8)
+HIVE_DEFINE_RESIZE_KERNEL(32, 16)
+HIVE_DEFINE_RESIZE_KERNEL(32, 32)
 HIVE_DEFINE_RETRY_KERNEL(32, 4)
 HIVE_DEFINE_RETRY_KERNEL(32, 8)
 HIVE_DEFINE_RETRY_KERNEL(32, 16)
@@ -24,12 +24,12 @@ HIVE_DEFINE_EXPORT_KERNEL(32, uint32_t)
 
 #define THREADS(S)                                                                         \
     {32, S, 1, hive_find_kv32_s##S, hive_upsert_kv32_s##S, hive_erase_kv32_s##S,           \
-     hive_mixed_kv32_s##S, hive_retry_kv32_s##S, hive_rehash_kv32_s##S,                    \
+     hive_mixed_kv32_s##S, hive_retry_kv32_s##S, hive_resize_kv32_s##S,                    \
      (hive_export_kernel)hive_export_kv32}
 #define TILES(S, T)                                                                        \
     {32, S, T, hive_find_kv32_s##S##_t##T, hive_upsert_kv32_s##S##_t##T,                     \
      hive_erase_kv32_s##S##_t##T, hive_mixed_kv32_s##S##_t##T, hive_retry_kv32_s##S,          \
-     hive_rehash_kv32_s##S, (hive_export_kernel)hive_export_kv32}
+     hive_resize_kv32_s##S, (hive_export_kernel)hive_export_kv32}
 
 extern const hive_geometry_kernels hive_dict_kernels32[] = {
     THREADS(4),    THREADS(8),     THREADS(16),    THREADS(32),

@@ -6,10 +6,10 @@ HIVE_DEFINE_BATCH_KERNELS(64, 4)
 HIVE_DEFINE_BATCH_KERNELS(64, 8)
 HIVE_DEFINE_BATCH_KERNELS(64, 16)
 HIVE_DEFINE_BATCH_KERNELS(64, 32)
-HIVE_DEFINE_REHASH_KERNEL(64, 4, uint64_t)
-HIVE_DEFINE_REHASH_KERNEL(64, 8, uint64_t)
-HIVE_DEFINE_REHASH_KERNEL(64, 16, uint64_t)
-HIVE_DEFINE_REHASH_KERNEL(64, 32, uint64_t)
+HIVE_DEFINE_RESIZE_KERNEL(64, 4)
+HIVE_DEFINE_RESIZE_KERNEL(64, 8)
+HIVE_DEFINE_RESIZE_KERNEL(64, 16)
+HIVE_DEFINE_RESIZE_KERNEL(64, 32)
 HIVE_DEFINE_RETRY_KERNEL(64, 4)
 HIVE_DEFINE_RETRY_KERNEL(64, 8)
 HIVE_DEFINE_RETRY_KERNEL(64, 16)
@@ -18,7 +18,7 @@ HIVE_DEFINE_EXPORT_KERNEL(64, uint64_t)
 
 #define THREADS(S)                                                                         \
     {64, S, 1, hive_find_kv64_s##S, hive_upsert_kv64_s##S, hive_erase_kv64_s##S,           \
-     hive_mixed_kv64_s##S, hive_retry_kv64_s##S, hive_rehash_kv64_s##S,                    \
+     hive_mixed_kv64_s##S, hive_retry_kv64_s##S, hive_resize_kv64_s##S,                    \
      (hive_export_kernel)hive_export_kv64}
 
 extern const hive_geometry_kernels hive_dict_kernels64[] = {

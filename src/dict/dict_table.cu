@@ -1,12 +1,14 @@
 /* dict_table.cu — the CUDA backend's table operations (hive_cuda_backend):
  * create and destroy, device memory of the bucket arrays, clear, resize by
- * rebuild, export, stats, and the memory-space check of user pointers. */
+ * linear hashing (splits and merges in place), compaction, export, stats,
+ * and the memory-space check of user pointers. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "alloc.h"
 #include "cuda_check.h"
 #include "dict_table.h"
+#include "dict_vm.h"
 #include "table.h"
 
 /* Default geometry, chosen by measurement (bench/NOTES.md): buckets of 4
@@ -61,78 +63,126 @@ static hive_status device_alloc(void **p, size_t bytes, const char *call, const 
     return HIVE_SUCCESS;
 }
 
-/* The arrays that make up the table proper, in d->view. */
-static void free_arrays(hive_dict *d)
+static uint64_t bucket_bytes(const hive_dict *d)
 {
-    cudaFree(d->view.slots);
-    cudaFree(d->view.locks);
-    cudaFree(d->view.stash);
-    cudaFree(d->view.stash_used);
-    cudaFree(d->view.stash_live);
-    d->view.slots = NULL;
-    d->view.locks = NULL;
-    d->view.stash = NULL;
-    d->view.stash_used = NULL;
-    d->view.stash_live = NULL;
+    return (uint64_t)d->bucket_slots * d->slot_words * sizeof(uint64_t);
 }
 
-static uint64_t slot_array_bytes(const hive_dict *d, uint64_t buckets)
+static uint64_t lock_bytes(uint64_t buckets) { return (buckets + 31) / 32 * sizeof(uint32_t); }
+
+/* The stash arrays of d->view (cudaMalloc'd: a resize replaces them whole). */
+static void free_stash(hive_view *v)
 {
-    return buckets * d->bucket_slots * d->slot_words * sizeof(uint64_t);
+    cudaFree(v->stash);
+    cudaFree(v->stash_used);
+    cudaFree(v->stash_live);
+    v->stash = NULL;
+    v->stash_used = NULL;
+    v->stash_live = NULL;
+    v->stash_buckets = 0;
+}
+
+static uint64_t stash_buckets_for(double stash_fraction, uint64_t buckets)
+{
+    return stash_fraction > 0 ? (uint64_t)((double)buckets * stash_fraction) + 1 : 0;
+}
+
+/* An empty stash of `stash_buckets` buckets in v's stash fields; on
+ * failure they are NULL and nothing is held. */
+static hive_status alloc_stash(const hive_dict *d, hive_view *v, uint64_t stash_buckets, cudaStream_t s,
+                               const char *call)
+{
+    v->stash = NULL;
+    v->stash_used = NULL;
+    v->stash_live = NULL;
+    v->stash_buckets = 0;
+    uint64_t used_bytes = (stash_buckets + 31) / 32 * sizeof(uint32_t);
+    hive_status st = device_alloc((void **)&v->stash, stash_buckets * bucket_bytes(d), call, "stash");
+    if (st == HIVE_SUCCESS)
+        st = device_alloc((void **)&v->stash_used, used_bytes, call, "stash bitmap");
+    if (st == HIVE_SUCCESS)
+        st = device_alloc((void **)&v->stash_live, sizeof(uint64_t), call, "stash counter");
+    if (st == HIVE_SUCCESS && stash_buckets)
+        st = hive_cuda_status(cudaMemsetAsync(v->stash, 0xFF, stash_buckets * bucket_bytes(d), s), call,
+                              "clearing the stash");
+    if (st == HIVE_SUCCESS && stash_buckets)
+        st = hive_cuda_status(cudaMemsetAsync(v->stash_used, 0, used_bytes, s), call,
+                              "clearing the stash bitmap");
+    if (st == HIVE_SUCCESS)
+        st = hive_cuda_status(cudaMemsetAsync(v->stash_live, 0, sizeof(uint64_t), s), call,
+                              "clearing the stash counter");
+    if (st != HIVE_SUCCESS) {
+        free_stash(v);
+        return st;
+    }
+    v->stash_buckets = stash_buckets;
+    return HIVE_SUCCESS;
+}
+
+static void free_arrays(hive_dict *d)
+{
+    hive_vm_release(&d->slot_vm);
+    hive_vm_release(&d->lock_vm);
+    d->view.slots = NULL;
+    d->view.locks = NULL;
+    free_stash(&d->view);
 }
 
 static uint64_t bytes_held(const hive_dict *d)
 {
-    return slot_array_bytes(d, d->buckets + d->view.stash_buckets) +
-           ((d->buckets + 31) / 32 + (d->view.stash_buckets + 31) / 32) * sizeof(uint32_t) +
-           sizeof(uint64_t) +
+    return d->slot_vm.mapped + d->lock_vm.mapped + d->view.stash_buckets * bucket_bytes(d) +
+           (d->view.stash_buckets + 31) / 32 * sizeof(uint32_t) + sizeof(uint64_t) +
            HIVE_COUNTER_BLOCKS * HIVE_CTR_COUNT * sizeof(uint64_t);
 }
 
-/* Allocates and clears arrays for `buckets` buckets; on failure frees what
- * it took and leaves d->view's pointers NULL. */
+/* Maps slot and lock memory for `buckets` buckets; the lock bits of buckets
+ * beyond d->buckets are cleared.  On failure the table is as it was (with
+ * perhaps more memory mapped). */
+static hive_status map_for(hive_dict *d, uint64_t buckets, cudaStream_t s, const char *call)
+{
+    uint64_t old_lock_bytes = lock_bytes(d->buckets);
+    HIVE_TRY(hive_vm_map(&d->slot_vm, buckets * bucket_bytes(d), call));
+    HIVE_TRY(hive_vm_map(&d->lock_vm, lock_bytes(buckets), call));
+    if (lock_bytes(buckets) > old_lock_bytes)
+        HIVE_TRY(hive_cuda_status(cudaMemsetAsync((char *)d->view.locks + old_lock_bytes, 0,
+                                                  lock_bytes(buckets) - old_lock_bytes, s),
+                                  call, "clearing locks"));
+    return HIVE_SUCCESS;
+}
+
+/* Reserves the bucket and lock arrays for as many buckets as the GPU's
+ * memory holds (and a 32-bit hash can name), and maps and clears
+ * `buckets` of them, with the stash.  On failure nothing is held. */
 static hive_status alloc_arrays(hive_dict *d, uint64_t buckets, double stash_fraction,
                                 hive_stream stream, const char *call)
 {
-    uint64_t stash_buckets =
-        stash_fraction > 0 ? (uint64_t)((double)buckets * stash_fraction) + 1 : 0;
     if (buckets > (1ull << 32))
         return hive_fail(HIVE_ERROR_OUT_OF_MEMORY, call,
                          "%llu buckets: more than a GPU holds (and the 32-bit hash addresses at most 2^32)",
                          (unsigned long long)buckets);
-    /* d may be a copy of a live table (a resize): forget its arrays before
-     * allocating, so that a failure below frees only what it allocated. */
-    d->view.slots = NULL;
-    d->view.locks = NULL;
-    d->view.stash = NULL;
-    d->view.stash_used = NULL;
-    d->view.stash_live = NULL;
     cudaStream_t s = (cudaStream_t)stream;
-    hive_status st = device_alloc((void **)&d->view.slots, slot_array_bytes(d, buckets), call, "slots");
+    size_t free_bytes = 0, total_bytes = 0;
+    HIVE_CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes), call);
+    uint64_t max_buckets = total_bytes / bucket_bytes(d);
+    if (max_buckets > (1ull << 32))
+        max_buckets = 1ull << 32;
+    if (buckets > max_buckets)
+        return hive_fail(HIVE_ERROR_OUT_OF_MEMORY, call, "%llu buckets: more than the GPU's %zu bytes hold",
+                         (unsigned long long)buckets, total_bytes);
+    d->buckets = 0;
+    hive_status st = hive_vm_reserve(&d->slot_vm, d->device, max_buckets * bucket_bytes(d), call);
     if (st == HIVE_SUCCESS)
-        st = device_alloc((void **)&d->view.locks, (buckets + 31) / 32 * sizeof(uint32_t), call, "locks");
+        st = hive_vm_reserve(&d->lock_vm, d->device, lock_bytes(max_buckets), call);
+    if (st == HIVE_SUCCESS) {
+        d->view.slots = (uint64_t *)d->slot_vm.base;
+        d->view.locks = (uint32_t *)d->lock_vm.base;
+        st = map_for(d, buckets, s, call);
+    }
     if (st == HIVE_SUCCESS)
-        st = device_alloc((void **)&d->view.stash, slot_array_bytes(d, stash_buckets), call, "stash");
+        st = alloc_stash(d, &d->view, stash_buckets_for(stash_fraction, buckets), s, call);
     if (st == HIVE_SUCCESS)
-        st = device_alloc((void **)&d->view.stash_used, (stash_buckets + 31) / 32 * sizeof(uint32_t), call,
-                          "stash bitmap");
-    if (st == HIVE_SUCCESS)
-        st = device_alloc((void **)&d->view.stash_live, sizeof(uint64_t), call, "stash counter");
-    if (st == HIVE_SUCCESS)
-        st = hive_cuda_status(cudaMemsetAsync(d->view.slots, 0xFF, slot_array_bytes(d, buckets), s),
-                              call, "clearing slots");
-    if (st == HIVE_SUCCESS)
-        st = hive_cuda_status(cudaMemsetAsync(d->view.locks, 0, (buckets + 31) / 32 * sizeof(uint32_t), s),
-                              call, "clearing locks");
-    if (st == HIVE_SUCCESS && stash_buckets)
-        st = hive_cuda_status(cudaMemsetAsync(d->view.stash, 0xFF, slot_array_bytes(d, stash_buckets), s),
-                              call, "clearing the stash");
-    if (st == HIVE_SUCCESS && stash_buckets)
-        st = hive_cuda_status(cudaMemsetAsync(d->view.stash_used, 0, (stash_buckets + 31) / 32 * sizeof(uint32_t), s),
-                              call, "clearing the stash bitmap");
-    if (st == HIVE_SUCCESS)
-        st = hive_cuda_status(cudaMemsetAsync(d->view.stash_live, 0, sizeof(uint64_t), s), call,
-                              "clearing the stash counter");
+        st = hive_cuda_status(cudaMemsetAsync(d->view.slots, 0xFF, buckets * bucket_bytes(d), s), call,
+                              "clearing slots");
     if (st == HIVE_SUCCESS)
         st = hive_cuda_status(cudaStreamSynchronize(s), call, "cudaStreamSynchronize");
     if (st != HIVE_SUCCESS) {
@@ -141,7 +191,6 @@ static hive_status alloc_arrays(hive_dict *d, uint64_t buckets, double stash_fra
     }
     d->buckets = buckets;
     d->view.ix = hive_index_for(buckets);
-    d->view.stash_buckets = stash_buckets;
     return HIVE_SUCCESS;
 }
 
@@ -319,12 +368,11 @@ static hive_status dict_clear(hive_table *t, hive_stream stream)
     cudaStream_t s = (cudaStream_t)stream;
     device_scope scope;
     HIVE_TRY(enter_device(d->device, &scope, call));
-    hive_status st = hive_cuda_status(cudaMemsetAsync(d->view.slots, 0xFF, slot_array_bytes(d, d->buckets), s),
+    uint64_t stash_bytes = d->view.stash_buckets * bucket_bytes(d);
+    hive_status st = hive_cuda_status(cudaMemsetAsync(d->view.slots, 0xFF, d->buckets * bucket_bytes(d), s),
                                       call, "clearing slots");
     if (st == HIVE_SUCCESS && d->view.stash_buckets)
-        st = hive_cuda_status(cudaMemsetAsync(d->view.stash, 0xFF,
-                                              slot_array_bytes(d, d->view.stash_buckets), s),
-                              call, "clearing the stash");
+        st = hive_cuda_status(cudaMemsetAsync(d->view.stash, 0xFF, stash_bytes, s), call, "clearing the stash");
     if (st == HIVE_SUCCESS && d->view.stash_buckets)
         st = hive_cuda_status(cudaMemsetAsync(d->view.stash_used, 0,
                                               (d->view.stash_buckets + 31) / 32 * sizeof(uint32_t), s),
@@ -344,50 +392,131 @@ static uint64_t dict_capacity(const hive_table *t)
     return d->buckets * d->bucket_slots;
 }
 
-/* Rebuilds into new arrays of about `slots` slots (1.5x at least when
- * growing, so that many small growing inserts stay amortised O(1)), re-inserting
- * every pair; if some pair does not fit, tries again 1.5x larger (a shrink
- * gives up instead once that would not be smaller).  The old arrays are freed
- * only once every pair is in the new ones. */
+static const char resize_call[] = "hive resize (CUDA)";
+
+/* Runs one resize op; see hive_dict_resize_op. */
+static hive_status op(hive_dict *d, hive_resize_op which, const hive_view *to, hive_index ix,
+                      uint64_t begin, uint64_t end, uint64_t *result, hive_stream stream)
+{
+    return hive_dict_resize_op(d, which, to, ix, begin, end, result, stream);
+}
+
+/* After a resize or compaction: moves stash pairs into buckets that have
+ * room now, and replaces a stash that is less than half or more than twice
+ * the configured fraction of the table by one of that fraction, if all
+ * remaining pairs fit in it (else, or without memory for it, the old one
+ * stays: still correct, only crowded or large). */
+static hive_status settle_stash(hive_table *t, hive_dict *d, hive_stream stream)
+{
+    uint64_t stash_slots = d->view.stash_buckets * d->bucket_slots, moved, stuck;
+    if (stash_slots != 0)
+        HIVE_TRY(op(d, HIVE_RESIZE_DRAIN, NULL, d->view.ix, 0, stash_slots, &moved, stream));
+    uint64_t wanted = stash_buckets_for(t->config.stash_fraction, d->buckets);
+    if (wanted == 0 || (wanted < 2 * d->view.stash_buckets && d->view.stash_buckets < 2 * wanted))
+        return HIVE_SUCCESS;
+    hive_view to = d->view;
+    if (alloc_stash(d, &to, wanted, (cudaStream_t)stream, resize_call) != HIVE_SUCCESS) {
+        hive_clear_error();
+        return HIVE_SUCCESS;
+    }
+    hive_status st = op(d, HIVE_RESIZE_RESTASH, &to, d->view.ix, 0, stash_slots, &stuck, stream);
+    if (st != HIVE_SUCCESS || stuck != 0) {
+        free_stash(&to);
+        return st;
+    }
+    free_stash(&d->view);
+    d->view.stash = to.stash;
+    d->view.stash_used = to.stash_used;
+    d->view.stash_live = to.stash_live;
+    d->view.stash_buckets = to.stash_buckets;
+    return HIVE_SUCCESS;
+}
+
+/* Splits buckets until there are `want`, and at least resize_batch more
+ * than now, mapping their memory first. */
+static hive_status grow(hive_table *t, hive_dict *d, uint64_t want, hive_stream stream)
+{
+    uint64_t K = t->config.resize_batch;
+    uint64_t target = want > d->buckets + K ? want : d->buckets + K;
+    uint64_t max_buckets = d->slot_vm.reserved / bucket_bytes(d);
+    if (target > max_buckets)
+        target = want <= max_buckets ? max_buckets : want;
+    if (target > max_buckets)
+        return hive_fail(HIVE_ERROR_OUT_OF_MEMORY, resize_call,
+                         "%llu buckets: more than the GPU's memory holds (%llu)",
+                         (unsigned long long)target, (unsigned long long)max_buckets);
+    HIVE_TRY(map_for(d, target, (cudaStream_t)stream, resize_call));
+    hive_resize_step step;
+    while (hive_next_split(d->view.ix, target, &step)) {
+        uint64_t moved;
+        HIVE_TRY(op(d, HIVE_RESIZE_SPLIT, NULL, step.before, step.first, step.first + step.count, &moved,
+                    stream));
+        d->view.ix = hive_after_split(&step, step.first + step.count);
+        d->buckets = hive_index_buckets(d->view.ix);
+        __atomic_fetch_add(&d->buckets_split, step.count, __ATOMIC_RELAXED);
+    }
+    return settle_stash(t, d, stream);
+}
+
+/* Merges buckets down toward `want`, from the last split back.  Pairs a
+ * merged bucket cannot hold are placed through the protocol under the
+ * merged index; if one finds no room, the step is undone and shrinking
+ * stops there.  Then unmaps the memory of the buckets gone. */
+static hive_status shrink(hive_table *t, hive_dict *d, uint64_t want, hive_stream stream)
+{
+    hive_resize_step step;
+    while (hive_next_merge(d->view.ix, want, &step)) {
+        uint64_t end = step.first + step.count, partners = step.before.low_mask + 1, left, stuck;
+        HIVE_TRY(op(d, HIVE_RESIZE_MERGE, NULL, step.before, step.first, end, &left, stream));
+        d->view.ix = hive_after_merge(&step, step.first);
+        d->buckets = hive_index_buckets(d->view.ix);
+        if (left != 0) {
+            HIVE_TRY(op(d, HIVE_RESIZE_REHOME, &d->view, d->view.ix, step.first + partners, end + partners,
+                        &stuck, stream));
+            if (stuck != 0) {
+                HIVE_TRY(op(d, HIVE_RESIZE_UNMERGE, NULL, step.before, step.first, end, &stuck, stream));
+                d->view.ix = step.before;
+                d->buckets = hive_index_buckets(d->view.ix);
+                break;
+            }
+        }
+        __atomic_fetch_add(&d->buckets_merged, step.count, __ATOMIC_RELAXED);
+    }
+    HIVE_TRY(hive_cuda_status(cudaStreamSynchronize((cudaStream_t)stream), resize_call,
+                              "cudaStreamSynchronize"));
+    hive_vm_trim(&d->slot_vm, d->buckets * bucket_bytes(d));
+    hive_vm_trim(&d->lock_vm, lock_bytes(d->buckets));
+    return settle_stash(t, d, stream);
+}
+
+/* Grows or shrinks by linear hashing (backend.h).  The bucket memory is
+ * mapped in place: growth copies no bucket. */
 static hive_status dict_resize(hive_table *t, uint64_t slots, hive_stream stream)
 {
-    static const char call[] = "hive resize (CUDA)";
     hive_dict *d = (hive_dict *)t->impl;
-    uint32_t S = d->bucket_slots;
-    uint64_t buckets = (slots + S - 1) / S;
-    if (buckets > d->buckets && buckets < d->buckets + d->buckets / 2)
-        buckets = d->buckets + d->buckets / 2;
-    if (buckets == 0)
-        buckets = 1;
-    const uint64_t old_buckets = d->buckets;
-    const int shrinking = buckets < old_buckets;
+    uint64_t want = (slots + d->bucket_slots - 1) / d->bucket_slots;
+    if (want == 0)
+        want = 1;
     device_scope scope;
-    HIVE_TRY(enter_device(d->device, &scope, call));
-    hive_status st = HIVE_SUCCESS;
-    for (int attempt = 0; attempt < 4; attempt++, buckets += buckets / 2 + 1) {
-        if (shrinking && buckets >= old_buckets) {
-            st = HIVE_SUCCESS; /* a shrink that does not fit: the old arrays hold every pair */
-            hive_clear_error();
-            break;
-        }
-        hive_dict next = *d;
-        st = alloc_arrays(&next, buckets, t->config.stash_fraction, stream, call);
-        if (st != HIVE_SUCCESS)
-            break;
-        uint64_t full = 0;
-        st = hive_dict_rehash(d, &next, &full, stream);
-        if (st == HIVE_SUCCESS && full == 0) {
-            free_arrays(d);
-            *d = next;
-            d->bytes_held = bytes_held(d);
-            break;
-        }
-        free_arrays(&next);
-        if (st != HIVE_SUCCESS)
-            break;
-        st = hive_fail(HIVE_ERROR_TABLE_FULL, call, "%llu pairs did not fit in %llu buckets",
-                       (unsigned long long)full, (unsigned long long)buckets);
-    }
+    HIVE_TRY(enter_device(d->device, &scope, resize_call));
+    hive_status st = want > d->buckets   ? grow(t, d, want, stream)
+                     : want < d->buckets ? shrink(t, d, want, stream)
+                                         : HIVE_SUCCESS;
+    d->bytes_held = bytes_held(d);
+    leave_device(d->device, &scope);
+    return st;
+}
+
+static hive_status dict_compact(hive_table *t, hive_stream stream)
+{
+    hive_dict *d = (hive_dict *)t->impl;
+    device_scope scope;
+    HIVE_TRY(enter_device(d->device, &scope, "hive compact (CUDA)"));
+    uint64_t none;
+    hive_status st = op(d, HIVE_RESIZE_COMPACT, NULL, d->view.ix, 0, d->buckets, &none, stream);
+    if (st == HIVE_SUCCESS)
+        st = settle_stash(t, d, stream);
+    d->bytes_held = bytes_held(d);
     leave_device(d->device, &scope);
     return st;
 }
@@ -409,6 +538,8 @@ static hive_status dict_stats(hive_table *t, hive_stats *s)
     s->lanes_per_op = d->lanes;
     s->stash_capacity = d->view.stash_buckets * d->bucket_slots;
     s->evictions = __atomic_load_n(&d->evictions, __ATOMIC_RELAXED);
+    s->buckets_split = __atomic_load_n(&d->buckets_split, __ATOMIC_RELAXED);
+    s->buckets_merged = __atomic_load_n(&d->buckets_merged, __ATOMIC_RELAXED);
     for (int i = 0; i < 4; i++)
         s->insert_steps[i] = __atomic_load_n(&d->insert_steps[i], __ATOMIC_RELAXED);
     s->bytes_held = d->bytes_held;
@@ -444,5 +575,5 @@ static hive_status dict_check_pointer(const hive_table *t, const void *p, const 
 extern "C" const hive_backend_ops hive_cuda_backend = {
     "cuda",           dict_create,        dict_destroy,      dict_run,      dict_count_inserts,
     dict_retry_full,  dict_results_alloc, dict_results_free, dict_clear,    dict_capacity,
-    dict_resize,      dict_export,        dict_stats,        dict_check_pointer,
+    dict_resize,      dict_compact,       dict_export,       dict_stats,    dict_check_pointer,
 };

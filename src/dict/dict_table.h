@@ -9,6 +9,7 @@
 
 #include "backend.h"
 #include "core/protocol.h"
+#include "dict_vm.h"
 
 /* Per-batch counters summed on the device, read back after each batch. */
 enum {
@@ -26,15 +27,15 @@ enum {
 
 /* Kernels of one geometry and key width (dict_kernels32.cu, dict_kernels64.cu). */
 typedef void (*hive_batch_kernel)(hive_view, hive_batch, uint64_t *);
-typedef void (*hive_rehash_kernel)(const uint64_t *, uint64_t, hive_view, uint64_t *);
+typedef void (*hive_resize_kernel)(int, hive_view, hive_view, hive_index, uint64_t, uint64_t, uint64_t *);
 typedef void (*hive_export_kernel)(const uint64_t *, uint64_t, void *, void *, uint64_t, uint64_t *);
 
 typedef struct hive_geometry_kernels {
     uint32_t width; /* key bits: 32 or 64 */
     uint32_t S, T;  /* slots per bucket, lanes per key */
     hive_batch_kernel find, upsert, erase, mixed;
-    hive_batch_kernel retry;   /* these two: one thread per key, as threads and */
-    hive_rehash_kernel rehash; /* tiles share the layout and the protocol */
+    hive_batch_kernel retry;   /* these two: one thread per key or bucket, as threads */
+    hive_resize_kernel resize; /* and tiles share the layout and the protocol */
     hive_export_kernel export_pairs;
 } hive_geometry_kernels;
 
@@ -47,6 +48,8 @@ typedef struct hive_dict {
     int sm_count;
     cudaMemPool_t pool;      /* per-call scratch (results of callers that pass none) */
     hive_view view;        /* device pointers, passed by value to kernels */
+    hive_vm slot_vm;       /* view.slots and view.locks live in these ranges */
+    hive_vm lock_vm;
     uint64_t buckets;
     uint64_t bytes_held;
     /* HIVE_COUNTER_BLOCKS blocks of HIVE_CTR_COUNT counters, one per call in
@@ -57,6 +60,7 @@ typedef struct hive_dict {
     /* lifetime totals, for hive_stats */
     uint64_t insert_steps[4];
     uint64_t evictions;
+    uint64_t buckets_split, buckets_merged;
 } hive_dict;
 
 #ifdef __cplusplus
@@ -73,10 +77,10 @@ hive_status hive_dict_count_inserts(hive_table *t, const hive_batch *b, uint64_t
                                     hive_stream stream);
 hive_status hive_dict_retry_full(hive_table *t, const hive_batch *b, hive_batch_outcome *out,
                                  hive_stream stream);
-/* Re-inserts every live pair of `from` into `to` (a rebuild step); counts
- * the pairs that found no room in *full. */
-hive_status hive_dict_rehash(const hive_dict *from, hive_dict *to, uint64_t *full,
-                             hive_stream stream);
+/* Runs resize op `op` (core/resize_plan.h) over [begin, end) of d's view,
+ * with index ix and second view `to`; *result: the sum of what it counts. */
+hive_status hive_dict_resize_op(hive_dict *d, hive_resize_op op, const hive_view *to, hive_index ix,
+                                uint64_t begin, uint64_t end, uint64_t *result, hive_stream stream);
 /* Writes all live pairs to keys/values; *count receives their number. */
 hive_status hive_dict_export(hive_dict *d, uint64_t capacity, void *keys, void *values,
                              uint64_t *count, hive_stream stream);

@@ -1,0 +1,227 @@
+/* resize_body.h — linear hashing's per-bucket steps (Hive §IV-C) and the
+ * stash drain, for one key width.  Included by protocol_body.h (thread mode
+ * only) with its P_* macros; no include guard: once per width.
+ *
+ * Rule R8: these run while no operation does (the CUDA backend orders them
+ * on the stream between batches; the CPU backend holds the table's resize
+ * lock), so they read and write slots with plain loads and stores.  Splits,
+ * merges and compactions of different buckets run in parallel: each touches
+ * only its bucket and its partner.  Drains of different stash pairs run in
+ * parallel too, through the protocol (locks, CAS), as inserts do. */
+
+/* Slots [from, S) of a bucket become free: EMPTY if the bucket has never
+ * been full, else VACANT (R4, R8). */
+HIVE_PROTO void P_SUFFIX(hive_fill_free)(P_SLOT *bucket, P_GEOM_PARAM, uint32_t from, int ended)
+{
+    P_SLOT vacancy = P_MAKE(ended ? P_EMPTY : P_VACANT, (P_VAL)~(P_VAL)0);
+    for (uint32_t i = from; i < P_S; i++)
+        bucket[i] = vacancy;
+}
+
+/* Packs the live pairs of a bucket at its front (dropping TOMBs, making
+ * them free slots again) and returns how many there are.  *ended: the
+ * bucket had an EMPTY slot. */
+HIVE_PROTO uint32_t P_SUFFIX(hive_pack_bucket)(P_SLOT *bucket, P_GEOM_PARAM, int *ended)
+{
+    uint32_t n = 0;
+    *ended = 0;
+    for (uint32_t i = 0; i < P_S; i++) {
+        P_SLOT w = bucket[i];
+        P_KEY key = P_KEY_OF(w);
+        if (key == P_EMPTY)
+            *ended = 1;
+        if (!P_RESERVED(key))
+            bucket[n++] = w;
+    }
+    return n;
+}
+
+/* Compaction of one bucket: its TOMBs become free slots. */
+HIVE_PROTO void P_SUFFIX(hive_compact_bucket)(P_SLOT *slots, P_GEOM_PARAM, uint64_t b)
+{
+    P_SLOT *bucket = P_SUFFIX(hive_bucket)(slots, b, P_S);
+    int ended;
+    uint32_t n = P_SUFFIX(hive_pack_bucket)(bucket, P_GEOM_ARG, &ended);
+    P_SUFFIX(hive_fill_free)(bucket, P_GEOM_ARG, n, ended);
+}
+
+/* Splits bucket j (split <= j < 2^m under ix, the index before this split)
+ * into j and its partner j + 2^m: a pair moves when the next bit of the hash
+ * that placed it here (its first hash if j is its first bucket, else its
+ * second) says so.  The partner's memory is written whole.  Returns the
+ * pairs moved. */
+HIVE_PROTO uint32_t P_SUFFIX(hive_split_bucket)(P_SLOT *slots, P_GEOM_PARAM, hive_index ix, uint64_t j)
+{
+    uint64_t wide = (ix.low_mask << 1) | 1;
+    P_SLOT *lo = P_SUFFIX(hive_bucket)(slots, j, P_S);
+    P_SLOT *hi = P_SUFFIX(hive_bucket)(slots, j + ix.low_mask + 1, P_S);
+    uint32_t nlo = 0, nhi = 0;
+    int ended = 0;
+    for (uint32_t i = 0; i < P_S; i++) {
+        P_SLOT w = lo[i];
+        P_KEY key = P_KEY_OF(w);
+        if (key == P_EMPTY)
+            ended = 1;
+        if (P_RESERVED(key))
+            continue;
+        uint32_t h = P_HASH1(key);
+        if (hive_bucket_of(ix, h) != j)
+            h = P_HASH2(key); /* it lives here as in its second bucket */
+        if ((h & wide) == j)
+            lo[nlo++] = w;
+        else
+            hi[nhi++] = w;
+    }
+    /* A full bucket's keys may have spilled to their second bucket or the
+     * stash: both halves keep no EMPTY slot (R8). */
+    P_SUFFIX(hive_fill_free)(lo, P_GEOM_ARG, nlo, ended);
+    P_SUFFIX(hive_fill_free)(hi, P_GEOM_ARG, nhi, ended);
+    return nhi;
+}
+
+/* The reverse of a split (j < split under ix, the index before this merge):
+ * the pairs of j + 2^m join j, where both of their hashes that named the
+ * partner now lead, as many as fit.  Those that do not stay packed at the
+ * front of the partner (TOMBs after them), for hive_rehome_bucket to place
+ * under the merged index.  Returns how many stayed. */
+HIVE_PROTO uint32_t P_SUFFIX(hive_merge_bucket)(P_SLOT *slots, P_GEOM_PARAM, hive_index ix, uint64_t j)
+{
+    P_SLOT *lo = P_SUFFIX(hive_bucket)(slots, j, P_S);
+    P_SLOT *hi = P_SUFFIX(hive_bucket)(slots, j + ix.low_mask + 1, P_S);
+    int lo_ended, hi_ended;
+    uint32_t n = P_SUFFIX(hive_pack_bucket)(lo, P_GEOM_ARG, &lo_ended);
+    uint32_t m = P_SUFFIX(hive_pack_bucket)(hi, P_GEOM_ARG, &hi_ended);
+    uint32_t moved = m < P_S - n ? m : P_S - n;
+    for (uint32_t i = 0; i < moved; i++)
+        lo[n + i] = hi[i];
+    P_SUFFIX(hive_fill_free)(lo, P_GEOM_ARG, n + moved, lo_ended && hi_ended);
+    for (uint32_t i = moved; i < m; i++)
+        hi[i - moved] = hi[i];
+    for (uint32_t i = m - moved; i < P_S; i++)
+        hi[i] = P_MAKE(P_TOMB, 0);
+    return m - moved;
+}
+
+/* Undoes hive_merge_bucket for a merge step that could not place every
+ * pair (ix: the index before the merge): the pairs of j and its partner
+ * that are still there are dealt out between the two again, first those
+ * that only one of them can hold (a hash names it), then the others where
+ * there is room.  A placement exists: before the merge these pairs, or more,
+ * were held by the two.  Both keep no EMPTY slot: j was full, and pairs of
+ * both may have been placed elsewhere meanwhile. */
+HIVE_PROTO void P_SUFFIX(hive_unmerge_bucket)(P_SLOT *slots, P_GEOM_PARAM, hive_index ix, uint64_t j)
+{
+    uint64_t partner = j + ix.low_mask + 1;
+    P_SLOT *lo = P_SUFFIX(hive_bucket)(slots, j, P_S);
+    P_SLOT *hi = P_SUFFIX(hive_bucket)(slots, partner, P_S);
+    P_SLOT pairs[64]; /* 2 S, S <= 32 */
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < P_S; i++) {
+        if (!P_RESERVED(P_KEY_OF(lo[i])))
+            pairs[n++] = lo[i];
+        if (!P_RESERVED(P_KEY_OF(hi[i])))
+            pairs[n++] = hi[i];
+    }
+    uint32_t nlo = 0, nhi = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        for (uint32_t i = 0; i < n; i++) {
+            P_KEY key = P_KEY_OF(pairs[i]);
+            uint64_t b1 = hive_bucket_of(ix, P_HASH1(key)), b2 = hive_bucket_of(ix, P_HASH2(key));
+            int can_lo = b1 == j || b2 == j, can_hi = b1 == partner || b2 == partner;
+            if ((can_lo && can_hi) != (pass == 1))
+                continue; /* pass 0: pairs with one choice; pass 1: with two */
+            if (can_lo && (!can_hi || nlo < P_S))
+                lo[nlo++] = pairs[i];
+            else
+                hi[nhi++] = pairs[i];
+        }
+    }
+    P_SUFFIX(hive_fill_free)(lo, P_GEOM_ARG, nlo, 0);
+    P_SUFFIX(hive_fill_free)(hi, P_GEOM_ARG, nhi, 0);
+}
+
+/* Moves the pair in `slot`, if any, into the table `into` through the
+ * protocol (as an insert of an absent key), then makes the slot a TOMB.
+ * Returns 1 if a pair moved, 0 if there was none, -1 if it found no room
+ * (it stays). */
+HIVE_PROTO int P_SUFFIX(hive_move_pair)(const hive_view *into, P_GEOM_PARAM, P_SLOT *slot)
+{
+    P_SLOT w = *slot;
+    P_KEY k = P_KEY_OF(w);
+    if (P_RESERVED(k))
+        return 0;
+    int step;
+    uint32_t moves;
+    if (P_SUFFIX(hive_upsert_hashed)(into, P_GEOM_ARG, k, P_HASH1(k), P_HASH2(k), P_VAL_OF(w),
+                                     HIVE_CMB_KEEP, &step, &moves) != HIVE_R_INSERTED)
+        return -1;
+    *slot = P_MAKE(P_TOMB, 0);
+    return 1;
+}
+
+/* Moves the stash pair in `slot`, if any, into its buckets when they have
+ * room now (after splits or a compaction).  Returns 1 if it moved. */
+HIVE_PROTO int P_SUFFIX(hive_drain_stash_slot)(const hive_view *v, P_GEOM_PARAM, P_SLOT *slot)
+{
+    hive_view buckets_only = *v;
+    buckets_only.stash_buckets = 0;
+    if (P_SUFFIX(hive_move_pair)(&buckets_only, P_GEOM_ARG, slot) != 1)
+        return 0;
+    P_ADD_LIVE(v, (uint64_t)-1);
+    return 1;
+}
+
+/* Moves every pair left in bucket b (a merged-away partner) into `into`,
+ * the table under the merged index.  Returns how many found no room. */
+HIVE_PROTO uint32_t P_SUFFIX(hive_rehome_bucket)(const hive_view *into, P_GEOM_PARAM, uint64_t b)
+{
+    P_SLOT *bucket = P_SUFFIX(hive_bucket)((P_SLOT *)into->slots, b, P_S);
+    uint32_t stuck = 0;
+    for (uint32_t i = 0; i < P_S; i++)
+        stuck += P_SUFFIX(hive_move_pair)(into, P_GEOM_ARG, bucket + i) < 0;
+    return stuck;
+}
+
+/* Copies the stash pair in `slot`, if any, into the stash of `to` (a larger
+ * stash replacing this one).  Returns 0 if it found no room there. */
+HIVE_PROTO int P_SUFFIX(hive_restash_slot)(const hive_view *to, P_GEOM_PARAM, const P_SLOT *slot)
+{
+    P_SLOT w = *slot;
+    P_KEY k = P_KEY_OF(w);
+    if (P_RESERVED(k))
+        return 1;
+    int r;
+    while ((r = P_SUFFIX(hive_stash_put)(to, P_GEOM_ARG, k, w, P_HASH1(k), P_HASH2(k))) < 0)
+        ; /* another copy took the slot first */
+    return r;
+}
+
+/* One unit of a resize op: bucket i (SPLIT, MERGE, UNMERGE and COMPACT of
+ * v's slots with the step's index ix; REHOME into `to`), or stash slot i of
+ * v (DRAIN; RESTASH into `to`).  Returns what the op counts: pairs moved
+ * (SPLIT, DRAIN), pairs a merge left behind (MERGE), pairs that found no
+ * room (REHOME, RESTASH). */
+HIVE_PROTO uint64_t P_SUFFIX(hive_resize_one)(int op, const hive_view *v, const hive_view *to, P_GEOM_PARAM,
+                                              hive_index ix, uint64_t i)
+{
+    P_SLOT *slots = (P_SLOT *)v->slots;
+    P_SLOT *stash = (P_SLOT *)v->stash;
+    switch (op) {
+    case HIVE_RESIZE_SPLIT:
+        return P_SUFFIX(hive_split_bucket)(slots, P_GEOM_ARG, ix, i);
+    case HIVE_RESIZE_MERGE:
+        return P_SUFFIX(hive_merge_bucket)(slots, P_GEOM_ARG, ix, i);
+    case HIVE_RESIZE_REHOME:
+        return P_SUFFIX(hive_rehome_bucket)(to, P_GEOM_ARG, i);
+    case HIVE_RESIZE_UNMERGE:
+        P_SUFFIX(hive_unmerge_bucket)(slots, P_GEOM_ARG, ix, i);
+        return 0;
+    case HIVE_RESIZE_COMPACT:
+        P_SUFFIX(hive_compact_bucket)(slots, P_GEOM_ARG, i);
+        return 0;
+    case HIVE_RESIZE_DRAIN:
+        return (uint64_t)P_SUFFIX(hive_drain_stash_slot)(v, P_GEOM_ARG, stash + i);
+    default: /* HIVE_RESIZE_RESTASH */
+        return P_SUFFIX(hive_restash_slot)(to, P_GEOM_ARG, stash + i) == 0;
+    }
+}

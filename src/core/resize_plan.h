@@ -1,0 +1,87 @@
+/* resize_plan.h — the order of linear hashing's splits and merges (Hive
+ * §IV-C), shared by both backends.
+ *
+ * Growing splits buckets split, split+1, ... of the current round into
+ * partners 2^m higher; a round ends when split reaches 2^m.  Shrinking undoes
+ * the last splits first: it merges bucket split-1 (and below) with its
+ * partner, and when split is 0 steps back to the previous round.  One step
+ * covers as many buckets of one round as are wanted: their splits (or merges)
+ * touch disjoint bucket pairs, so a step runs in parallel, one bucket pair per
+ * thread.  Backends grow in multiples of config.resize_batch buckets. */
+#ifndef HIVE_CORE_RESIZE_PLAN_H
+#define HIVE_CORE_RESIZE_PLAN_H
+
+#include <stdint.h>
+
+#include "index.h"
+
+/* The per-bucket (or per-stash-slot) work of resize_body.h, as one kernel
+ * or worker loop runs it over a range (hive_resize_one). */
+typedef enum hive_resize_op {
+    HIVE_RESIZE_SPLIT,   /* buckets: split into their partners */
+    HIVE_RESIZE_MERGE,   /* buckets: take their partners' pairs in */
+    HIVE_RESIZE_REHOME,  /* partner buckets: place what a merge left behind */
+    HIVE_RESIZE_UNMERGE, /* buckets: undo a merge */
+    HIVE_RESIZE_COMPACT, /* buckets: TOMBs back to free slots */
+    HIVE_RESIZE_DRAIN,   /* stash slots: into buckets with room */
+    HIVE_RESIZE_RESTASH  /* stash slots: into a new stash */
+} hive_resize_op;
+
+typedef struct hive_resize_step {
+    hive_index before; /* the index the step's per-bucket calls are given */
+    uint64_t first;    /* buckets [first, first + count) split, or merge their partners in */
+    uint64_t count;
+} hive_resize_step;
+
+/* The next split step from ix toward `target` buckets; 0 if there is none. */
+static inline int hive_next_split(hive_index ix, uint64_t target, hive_resize_step *step)
+{
+    uint64_t have = hive_index_buckets(ix);
+    if (have >= target)
+        return 0;
+    uint64_t left_in_round = ix.low_mask + 1 - ix.split;
+    step->before = ix;
+    step->first = ix.split;
+    step->count = target - have < left_in_round ? target - have : left_in_round;
+    return 1;
+}
+
+/* The next merge step from ix toward `target` buckets; 0 if there is none. */
+static inline int hive_next_merge(hive_index ix, uint64_t target, hive_resize_step *step)
+{
+    uint64_t have = hive_index_buckets(ix);
+    if (have <= target || have <= 1)
+        return 0;
+    if (ix.split == 0) { /* the same buckets, seen from the previous round */
+        ix.low_mask >>= 1;
+        ix.split = ix.low_mask + 1;
+    }
+    uint64_t count = have - target < ix.split ? have - target : ix.split;
+    step->before = ix;
+    step->first = ix.split - count;
+    step->count = count;
+    return 1;
+}
+
+/* The index after splitting buckets [step->first, end) of a step. */
+static inline hive_index hive_after_split(const hive_resize_step *step, uint64_t end)
+{
+    hive_index ix = step->before;
+    ix.split = end;
+    if (ix.split == ix.low_mask + 1) {
+        ix.low_mask = (ix.low_mask << 1) | 1;
+        ix.split = 0;
+    }
+    return ix;
+}
+
+/* The index after merging buckets [first, split) of a step (first >=
+ * step->first: a merge that does not fit stops the ones below it). */
+static inline hive_index hive_after_merge(const hive_resize_step *step, uint64_t first)
+{
+    hive_index ix = step->before;
+    ix.split = first;
+    return ix;
+}
+
+#endif

@@ -1,0 +1,213 @@
+/* cpu_resize.c — linear hashing on the CPU backend (Hive §IV-C): growth maps
+ * more pages behind the bucket array and splits buckets into them, shrinking
+ * merges buckets back and unmaps what they held; both run one step of
+ * core/resize_plan.h at a time over all the table's threads, with the bucket
+ * work of core/resize_body.h.  api.c holds the table's resize lock throughout,
+ * so no operation runs meanwhile (R8). */
+#include <string.h>
+
+#include "check.h"
+#include "core/resize_plan.h"
+#include "cpu_map.h"
+#include "cpu_table.h"
+
+/* A 32-bit hash names at most 2^32 buckets (core/index.h). */
+#define MAX_BUCKETS (1ull << 32)
+/* Buckets (or stash slots) a thread claims at a time. */
+#define STEP_CHUNK 4096u
+
+static const char resize_call[] = "hive resize";
+
+typedef struct step_job {
+    const hive_cpu_kernels *kernels;
+    hive_resize_op step;
+    hive_view v, to;
+    uint32_t S;
+    hive_index ix;
+    uint64_t end;
+    uint64_t next;   /* first unclaimed index (__atomic) */
+    uint64_t result; /* sum of the chunks' results (__atomic) */
+} step_job;
+
+static void step_task(void *arg)
+{
+    step_job *job = arg;
+    for (;;) {
+        uint64_t begin = __atomic_fetch_add(&job->next, STEP_CHUNK, __ATOMIC_RELAXED);
+        if (begin >= job->end)
+            return;
+        uint64_t end = job->end - begin < STEP_CHUNK ? job->end : begin + STEP_CHUNK;
+        uint64_t r = job->kernels->resize_range(job->step, &job->v, &job->to, job->S, job->ix, begin, end);
+        __atomic_fetch_add(&job->result, r, __ATOMIC_RELAXED);
+    }
+}
+
+/* Runs one step over [begin, end) on all the table's threads (on the caller
+ * alone when that is too little work to share). */
+static uint64_t run_step(hive_cpu_table *ct, hive_resize_op step, const hive_view *to, hive_index ix,
+                         uint64_t begin, uint64_t end)
+{
+    step_job job;
+    memset(&job, 0, sizeof job);
+    job.kernels = ct->kernels;
+    job.step = step;
+    job.v = hive_cpu_view(ct, &ct->store);
+    if (to != NULL)
+        job.to = *to;
+    job.S = ct->S;
+    job.ix = ix;
+    job.next = begin;
+    job.end = end;
+    if ((end - begin) * ct->S < HIVE_CPU_PARALLEL_MIN)
+        step_task(&job);
+    else
+        hive_cpu_pool_run(ct->pool, step_task, &job);
+    return job.result;
+}
+
+static uint64_t slot_bytes_for(const hive_cpu_table *ct, uint64_t buckets)
+{
+    return buckets * ct->S * ct->slot_words * sizeof(uint64_t);
+}
+
+static uint64_t lock_bytes_for(uint64_t buckets) { return (buckets + 31) / 32 * sizeof(uint32_t); }
+
+/* Sizes the slot and lock mappings for `buckets` buckets.  Growing, on
+ * failure the table keeps what it had (perhaps with one mapping larger). */
+static hive_status map_for(hive_cpu_table *ct, uint64_t buckets)
+{
+    hive_cpu_store *s = &ct->store;
+    uint64_t slot_bytes = slot_bytes_for(ct, buckets), lock_bytes = lock_bytes_for(buckets);
+    if (slot_bytes > s->slot_bytes &&
+        !hive_cpu_memory_allows(slot_bytes + lock_bytes + s->stash_bytes))
+        return hive_fail(HIVE_ERROR_OUT_OF_MEMORY, resize_call,
+                         "%llu buckets need %llu bytes, more than the machine's memory",
+                         (unsigned long long)buckets, (unsigned long long)(slot_bytes + lock_bytes));
+    void *slots = hive_cpu_remap(s->slots, s->slot_bytes, (size_t)slot_bytes);
+    if (slots == NULL)
+        return hive_fail(HIVE_ERROR_OUT_OF_MEMORY, resize_call, "no host memory for %llu buckets",
+                         (unsigned long long)buckets);
+    s->slots = slots;
+    s->slot_bytes = (size_t)slot_bytes;
+    void *locks = hive_cpu_remap(s->locks, s->lock_bytes, (size_t)lock_bytes);
+    if (locks == NULL)
+        return hive_fail(HIVE_ERROR_OUT_OF_MEMORY, resize_call, "no host memory for %llu bucket locks",
+                         (unsigned long long)buckets);
+    s->locks = locks;
+    s->lock_bytes = (size_t)lock_bytes;
+    return HIVE_SUCCESS;
+}
+
+/* After a resize or compaction: moves stash pairs into buckets that have
+ * room now, and replaces a stash that is less than half or more than twice
+ * the configured fraction of the table by one of that fraction, if all
+ * remaining pairs fit in it (else, or without memory for it, the old one
+ * stays: it is still correct, only crowded or large). */
+static void settle_stash(hive_cpu_table *ct)
+{
+    hive_cpu_store *s = &ct->store;
+    uint64_t stash_slots = s->stash_buckets * ct->S;
+    if (__atomic_load_n(&s->stash_live, __ATOMIC_RELAXED) > 0)
+        run_step(ct, HIVE_RESIZE_DRAIN, NULL, s->ix, 0, stash_slots);
+    uint64_t wanted = hive_cpu_stash_buckets_for(ct, s->buckets);
+    if (wanted == 0 || (wanted < 2 * s->stash_buckets && s->stash_buckets < 2 * wanted))
+        return;
+    hive_cpu_store bigger;
+    memset(&bigger, 0, sizeof bigger);
+    if (hive_cpu_stash_alloc(ct, wanted, &bigger, resize_call) != HIVE_SUCCESS) {
+        hive_clear_error();
+        return;
+    }
+    hive_view to = hive_cpu_view(ct, s);
+    to.stash = bigger.stash;
+    to.stash_used = bigger.stash_used;
+    to.stash_live = &bigger.stash_live;
+    to.stash_buckets = bigger.stash_buckets;
+    if (run_step(ct, HIVE_RESIZE_RESTASH, &to, s->ix, 0, stash_slots) != 0) {
+        hive_cpu_stash_free(&bigger);
+        return;
+    }
+    hive_cpu_stash_free(s);
+    s->stash = bigger.stash;
+    s->stash_used = bigger.stash_used;
+    s->stash_buckets = bigger.stash_buckets;
+    s->stash_bytes = bigger.stash_bytes;
+    s->stash_live = bigger.stash_live;
+}
+
+/* Splits buckets until there are `want`, and at least resize_batch more
+ * than now. */
+static hive_status grow(hive_cpu_table *ct, uint64_t want)
+{
+    hive_cpu_store *s = &ct->store;
+    uint64_t target = want > s->buckets + ct->resize_batch ? want : s->buckets + ct->resize_batch;
+    if (target > MAX_BUCKETS)
+        target = want <= MAX_BUCKETS ? MAX_BUCKETS : want;
+    if (target > MAX_BUCKETS)
+        return hive_fail(HIVE_ERROR_OUT_OF_MEMORY, resize_call,
+                         "%llu buckets of %u slots: a 32-bit hash addresses at most 2^32 buckets",
+                         (unsigned long long)target, ct->S);
+    HIVE_TRY(map_for(ct, target));
+    hive_resize_step step;
+    while (hive_next_split(s->ix, target, &step)) {
+        run_step(ct, HIVE_RESIZE_SPLIT, NULL, step.before, step.first, step.first + step.count);
+        s->ix = hive_after_split(&step, step.first + step.count);
+        s->buckets = hive_index_buckets(s->ix);
+        __atomic_fetch_add(&ct->buckets_split, step.count, __ATOMIC_RELAXED);
+    }
+    settle_stash(ct);
+    return HIVE_SUCCESS;
+}
+
+/* Merges buckets down toward `want`, from the last split back.  Pairs a
+ * merged bucket cannot hold are placed through the protocol (their other
+ * bucket, eviction, the stash) under the merged index; if one finds no room,
+ * the step is undone and shrinking stops there.  Then unmaps the memory of
+ * the buckets gone. */
+static void shrink(hive_cpu_table *ct, uint64_t want)
+{
+    hive_cpu_store *s = &ct->store;
+    hive_resize_step step;
+    while (hive_next_merge(s->ix, want, &step)) {
+        uint64_t end = step.first + step.count, partners = step.before.low_mask + 1;
+        uint64_t left = run_step(ct, HIVE_RESIZE_MERGE, NULL, step.before, step.first, end);
+        s->ix = hive_after_merge(&step, step.first);
+        s->buckets = hive_index_buckets(s->ix);
+        if (left != 0) {
+            hive_view merged = hive_cpu_view(ct, s);
+            if (run_step(ct, HIVE_RESIZE_REHOME, &merged, s->ix, step.first + partners, end + partners) != 0) {
+                run_step(ct, HIVE_RESIZE_UNMERGE, NULL, step.before, step.first, end);
+                s->ix = step.before;
+                s->buckets = hive_index_buckets(s->ix);
+                break;
+            }
+        }
+        __atomic_fetch_add(&ct->buckets_merged, step.count, __ATOMIC_RELAXED);
+    }
+    if (map_for(ct, s->buckets) != HIVE_SUCCESS)
+        hive_clear_error(); /* giving memory back failed: the table is whole, only larger */
+    settle_stash(ct);
+}
+
+hive_status hive_cpu_resize(hive_table *t, uint64_t slots, hive_stream stream)
+{
+    (void)stream;
+    hive_cpu_table *ct = t->impl;
+    uint64_t want = slots / ct->S + (slots % ct->S != 0);
+    if (want == 0)
+        want = 1;
+    if (want > ct->store.buckets)
+        return grow(ct, want);
+    if (want < ct->store.buckets)
+        shrink(ct, want);
+    return HIVE_SUCCESS;
+}
+
+hive_status hive_cpu_compact(hive_table *t, hive_stream stream)
+{
+    (void)stream;
+    hive_cpu_table *ct = t->impl;
+    run_step(ct, HIVE_RESIZE_COMPACT, NULL, ct->store.ix, 0, ct->store.buckets);
+    settle_stash(ct);
+    return HIVE_SUCCESS;
+}

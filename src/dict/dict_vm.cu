@@ -1,0 +1,159 @@
+/* dict_vm.cu — see dict_vm.h. */
+#include <cuda.h>
+#include <cudaTypedefs.h>
+#include <pthread.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "check.h"
+#include "cuda_check.h"
+#include "dict_vm.h"
+
+/* The driver's memory-management entry points, looked up once. */
+static struct {
+    PFN_cuMemAddressReserve_v10020 reserve;
+    PFN_cuMemAddressFree_v10020 address_free;
+    PFN_cuMemCreate_v10020 create;
+    PFN_cuMemRelease_v10020 release;
+    PFN_cuMemMap_v10020 map;
+    PFN_cuMemUnmap_v10020 unmap;
+    PFN_cuMemSetAccess_v10020 set_access;
+    PFN_cuMemGetAllocationGranularity_v10020 granularity;
+    int ok;
+} drv;
+static pthread_once_t drv_once = PTHREAD_ONCE_INIT;
+
+static void *entry(const char *name)
+{
+    void *fn = NULL;
+    cudaDriverEntryPointQueryResult found;
+    if (cudaGetDriverEntryPointByVersion(name, &fn, 10020, cudaEnableDefault, &found) != cudaSuccess ||
+        found != cudaDriverEntryPointSuccess) {
+        cudaGetLastError();
+        return NULL;
+    }
+    return fn;
+}
+
+static void load_driver(void)
+{
+    drv.reserve = (PFN_cuMemAddressReserve_v10020)entry("cuMemAddressReserve");
+    drv.address_free = (PFN_cuMemAddressFree_v10020)entry("cuMemAddressFree");
+    drv.create = (PFN_cuMemCreate_v10020)entry("cuMemCreate");
+    drv.release = (PFN_cuMemRelease_v10020)entry("cuMemRelease");
+    drv.map = (PFN_cuMemMap_v10020)entry("cuMemMap");
+    drv.unmap = (PFN_cuMemUnmap_v10020)entry("cuMemUnmap");
+    drv.set_access = (PFN_cuMemSetAccess_v10020)entry("cuMemSetAccess");
+    drv.granularity = (PFN_cuMemGetAllocationGranularity_v10020)entry("cuMemGetAllocationGranularity");
+    drv.ok = drv.reserve && drv.address_free && drv.create && drv.release && drv.map && drv.unmap &&
+             drv.set_access && drv.granularity;
+}
+
+static CUmemAllocationProp device_prop(int device)
+{
+    CUmemAllocationProp prop;
+    memset(&prop, 0, sizeof prop);
+    prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+    prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    prop.location.id = device;
+    return prop;
+}
+
+static hive_status driver_status(CUresult r, const char *call, const char *what)
+{
+    if (r == CUDA_SUCCESS)
+        return HIVE_SUCCESS;
+    return hive_fail(r == CUDA_ERROR_OUT_OF_MEMORY ? HIVE_ERROR_OUT_OF_MEMORY : HIVE_ERROR_CUDA, call,
+                     "%s: CUDA driver error %d", what, (int)r);
+}
+
+static size_t round_up(size_t bytes, size_t unit) { return (bytes + unit - 1) / unit * unit; }
+
+extern "C" hive_status hive_vm_reserve(hive_vm *vm, int device, size_t max_bytes, const char *call)
+{
+    memset(vm, 0, sizeof *vm);
+    vm->device = device;
+    pthread_once(&drv_once, load_driver);
+    if (!drv.ok)
+        return hive_fail(HIVE_ERROR_CUDA, call, "the CUDA driver lacks the virtual memory functions");
+    CUmemAllocationProp prop = device_prop(device);
+    HIVE_TRY(driver_status(drv.granularity(&vm->granularity, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM),
+                           call, "cuMemGetAllocationGranularity"));
+    size_t bytes = round_up(max_bytes ? max_bytes : 1, vm->granularity);
+    CUdeviceptr base = 0;
+    HIVE_TRY(driver_status(drv.reserve(&base, bytes, vm->granularity, 0, 0), call,
+                           "cuMemAddressReserve"));
+    vm->base = (char *)base;
+    vm->reserved = bytes;
+    return HIVE_SUCCESS;
+}
+
+extern "C" hive_status hive_vm_map(hive_vm *vm, size_t bytes, const char *call)
+{
+    if (bytes <= vm->mapped)
+        return HIVE_SUCCESS;
+    if (bytes > vm->reserved)
+        return hive_fail(HIVE_ERROR_OUT_OF_MEMORY, call,
+                         "%zu bytes: more than the %zu reserved, the size of the GPU's memory", bytes,
+                         vm->reserved);
+    size_t chunk = round_up(bytes - vm->mapped > vm->mapped / 8 ? bytes - vm->mapped : vm->mapped / 8,
+                            vm->granularity);
+    if (chunk > vm->reserved - vm->mapped)
+        chunk = vm->reserved - vm->mapped;
+    if (vm->nchunks == vm->chunk_cap) {
+        size_t cap = vm->chunk_cap ? 2 * vm->chunk_cap : 16;
+        hive_vm_chunk *more = (hive_vm_chunk *)hive_host_calloc(cap, sizeof *more);
+        if (more == NULL)
+            return hive_fail(HIVE_ERROR_OUT_OF_MEMORY, call, "no host memory for the chunk list");
+        if (vm->nchunks)
+            memcpy(more, vm->chunks, vm->nchunks * sizeof *more);
+        hive_host_free(vm->chunks);
+        vm->chunks = more;
+        vm->chunk_cap = cap;
+    }
+    if (hive_alloc_should_fail())
+        return hive_fail(HIVE_ERROR_OUT_OF_MEMORY, call, "device memory: injected allocation failure");
+    CUmemAllocationProp prop = device_prop(vm->device);
+    CUmemGenericAllocationHandle handle;
+    HIVE_TRY(driver_status(drv.create(&handle, chunk, &prop, 0), call, "cuMemCreate"));
+    CUdeviceptr at = (CUdeviceptr)(vm->base + vm->mapped);
+    hive_status st = driver_status(drv.map(at, chunk, 0, handle, 0), call, "cuMemMap");
+    if (st == HIVE_SUCCESS) {
+        CUmemAccessDesc access;
+        memset(&access, 0, sizeof access);
+        access.location = prop.location;
+        access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+        st = driver_status(drv.set_access(at, chunk, &access, 1), call, "cuMemSetAccess");
+        if (st != HIVE_SUCCESS)
+            drv.unmap(at, chunk);
+    }
+    if (st != HIVE_SUCCESS) {
+        drv.release(handle);
+        return st;
+    }
+    vm->chunks[vm->nchunks].handle = (unsigned long long)handle;
+    vm->chunks[vm->nchunks].bytes = chunk;
+    vm->nchunks++;
+    vm->mapped += chunk;
+    return hive_vm_map(vm, bytes, call); /* one chunk may not have been enough */
+}
+
+extern "C" void hive_vm_trim(hive_vm *vm, size_t bytes)
+{
+    while (vm->nchunks > 0 && vm->mapped - vm->chunks[vm->nchunks - 1].bytes >= bytes) {
+        hive_vm_chunk *last = &vm->chunks[--vm->nchunks];
+        vm->mapped -= last->bytes;
+        drv.unmap((CUdeviceptr)(vm->base + vm->mapped), last->bytes);
+        drv.release((CUmemGenericAllocationHandle)last->handle);
+    }
+}
+
+extern "C" void hive_vm_release(hive_vm *vm)
+{
+    if (vm->base != NULL) {
+        hive_vm_trim(vm, 0);
+        drv.address_free((CUdeviceptr)vm->base, vm->reserved);
+    }
+    hive_host_free(vm->chunks);
+    memset(vm, 0, sizeof *vm);
+}

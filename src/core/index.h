@@ -1,11 +1,16 @@
 /* index.h — which bucket a hash names, under linear hashing (Hive §IV-C).
  *
- * The table has  low_mask + 1 + split  buckets, low_mask = 2^m - 1.  Buckets
- * below `split` have already been split in round m, so a hash that lands there
- * takes one more bit and may name bucket b + 2^m.  Growing by one bucket is
- * split += 1; when split reaches 2^m the round ends (low_mask = 2^(m+1) - 1,
- * split = 0).  With split = 0 and a power-of-two bucket count this is a plain
- * mask.  Both backends and every kernel use this one rule. */
+ * A table starts with `base` buckets (any count: its size at creation) and
+ * grows in rounds: round m has base * 2^m buckets, of which the first
+ * `split` have already been split into partners base * 2^m higher.  A hash h
+ * names bucket  u + base * (h & mask)  where u = (h * base) >> 32 picks one of
+ * the base buckets from h's high bits and the mask takes m low bits (m + 1
+ * for a bucket below `split`).  Splitting bucket j moves the hashes whose
+ * next low bit is set to j + base * 2^m; every other bucket keeps its hashes.
+ * With a power-of-two base this is the classic mask rule; with any other,
+ * a table created for exactly n keys has buckets of equal expected load (a
+ * mask would leave it part way through a round, with buckets of two loads).
+ * Both backends and every kernel use this one rule. */
 #ifndef HIVE_CORE_INDEX_H
 #define HIVE_CORE_INDEX_H
 
@@ -14,29 +19,37 @@
 #include "platform.h"
 
 typedef struct hive_index {
+    uint64_t base;     /* buckets of round 0, >= 1 */
     uint64_t low_mask; /* 2^m - 1 */
-    uint64_t split;    /* buckets of round m already split, < 2^m */
+    uint64_t split;    /* buckets of round m already split, < base * 2^m */
 } hive_index;
 
-HIVE_HD uint64_t hive_index_buckets(hive_index ix) { return ix.low_mask + 1 + ix.split; }
+/* Buckets of a whole round m (before any of them is split). */
+HIVE_HD uint64_t hive_index_round(hive_index ix) { return ix.base * (ix.low_mask + 1); }
 
-HIVE_HD uint64_t hive_bucket_of(hive_index ix, uint32_t hash)
+HIVE_HD uint64_t hive_index_buckets(hive_index ix) { return hive_index_round(ix) + ix.split; }
+
+/* The bucket of h when `mask` selects its low bits. */
+HIVE_HD uint64_t hive_bucket_masked(hive_index ix, uint32_t h, uint64_t mask)
 {
-    uint64_t b = hash & ix.low_mask;
+    return (((uint64_t)h * ix.base) >> 32) + ix.base * (h & mask);
+}
+
+HIVE_HD uint64_t hive_bucket_of(hive_index ix, uint32_t h)
+{
+    uint64_t b = hive_bucket_masked(ix, h, ix.low_mask);
     if (b < ix.split)
-        b = hash & ((ix.low_mask << 1) | 1);
+        b = hive_bucket_masked(ix, h, (ix.low_mask << 1) | 1);
     return b;
 }
 
-/* The index rule for exactly `buckets` buckets (buckets >= 1). */
+/* The index rule of a table created with `buckets` buckets (>= 1). */
 HIVE_HD hive_index hive_index_for(uint64_t buckets)
 {
     hive_index ix;
-    uint64_t p = 1;
-    while (p * 2 <= buckets)
-        p *= 2;
-    ix.low_mask = p - 1;
-    ix.split = buckets - p;
+    ix.base = buckets;
+    ix.low_mask = 0;
+    ix.split = 0;
     return ix;
 }
 

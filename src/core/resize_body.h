@@ -45,16 +45,16 @@ HIVE_PROTO void P_SUFFIX(hive_compact_bucket)(P_SLOT *slots, P_GEOM_PARAM, uint6
     P_SUFFIX(hive_fill_free)(bucket, P_GEOM_ARG, n, ended);
 }
 
-/* Splits bucket j (split <= j < 2^m under ix, the index before this split)
- * into j and its partner j + 2^m: a pair moves when the next bit of the hash
- * that placed it here (its first hash if j is its first bucket, else its
- * second) says so.  The partner's memory is written whole.  Returns the
+/* Splits bucket j (split <= j < base * 2^m under ix, the index before this
+ * split) into j and its partner j + base * 2^m: a pair moves when the next
+ * bit of the hash that placed it here (its first hash if j is its first
+ * bucket, else its second) says so.  The partner's memory is written whole.  Returns the
  * pairs moved. */
 HIVE_PROTO uint32_t P_SUFFIX(hive_split_bucket)(P_SLOT *slots, P_GEOM_PARAM, hive_index ix, uint64_t j)
 {
     uint64_t wide = (ix.low_mask << 1) | 1;
     P_SLOT *lo = P_SUFFIX(hive_bucket)(slots, j, P_S);
-    P_SLOT *hi = P_SUFFIX(hive_bucket)(slots, j + ix.low_mask + 1, P_S);
+    P_SLOT *hi = P_SUFFIX(hive_bucket)(slots, j + hive_index_round(ix), P_S);
     uint32_t nlo = 0, nhi = 0;
     int ended = 0;
     for (uint32_t i = 0; i < P_S; i++) {
@@ -67,7 +67,7 @@ HIVE_PROTO uint32_t P_SUFFIX(hive_split_bucket)(P_SLOT *slots, P_GEOM_PARAM, hiv
         uint32_t h = P_HASH1(key);
         if (hive_bucket_of(ix, h) != j)
             h = P_HASH2(key); /* it lives here as in its second bucket */
-        if ((h & wide) == j)
+        if (hive_bucket_masked(ix, h, wide) == j)
             lo[nlo++] = w;
         else
             hi[nhi++] = w;
@@ -80,14 +80,14 @@ HIVE_PROTO uint32_t P_SUFFIX(hive_split_bucket)(P_SLOT *slots, P_GEOM_PARAM, hiv
 }
 
 /* The reverse of a split (j < split under ix, the index before this merge):
- * the pairs of j + 2^m join j, where both of their hashes that named the
+ * the pairs of j + base * 2^m join j, where both of their hashes that named the
  * partner now lead, as many as fit.  Those that do not stay packed at the
  * front of the partner (TOMBs after them), for hive_rehome_bucket to place
  * under the merged index.  Returns how many stayed. */
 HIVE_PROTO uint32_t P_SUFFIX(hive_merge_bucket)(P_SLOT *slots, P_GEOM_PARAM, hive_index ix, uint64_t j)
 {
     P_SLOT *lo = P_SUFFIX(hive_bucket)(slots, j, P_S);
-    P_SLOT *hi = P_SUFFIX(hive_bucket)(slots, j + ix.low_mask + 1, P_S);
+    P_SLOT *hi = P_SUFFIX(hive_bucket)(slots, j + hive_index_round(ix), P_S);
     int lo_ended, hi_ended;
     uint32_t n = P_SUFFIX(hive_pack_bucket)(lo, P_GEOM_ARG, &lo_ended);
     uint32_t m = P_SUFFIX(hive_pack_bucket)(hi, P_GEOM_ARG, &hi_ended);
@@ -111,7 +111,7 @@ HIVE_PROTO uint32_t P_SUFFIX(hive_merge_bucket)(P_SLOT *slots, P_GEOM_PARAM, hiv
  * both may have been placed elsewhere meanwhile. */
 HIVE_PROTO void P_SUFFIX(hive_unmerge_bucket)(P_SLOT *slots, P_GEOM_PARAM, hive_index ix, uint64_t j)
 {
-    uint64_t partner = j + ix.low_mask + 1;
+    uint64_t partner = j + hive_index_round(ix);
     P_SLOT *lo = P_SUFFIX(hive_bucket)(slots, j, P_S);
     P_SLOT *hi = P_SUFFIX(hive_bucket)(slots, partner, P_S);
     P_SLOT pairs[64]; /* 2 S, S <= 32 */

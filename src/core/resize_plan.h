@@ -2,12 +2,13 @@
  * §IV-C), shared by both backends.
  *
  * Growing splits buckets split, split+1, ... of the current round into
- * partners 2^m higher; a round ends when split reaches 2^m.  Shrinking undoes
- * the last splits first: it merges bucket split-1 (and below) with its
- * partner, and when split is 0 steps back to the previous round.  One step
- * covers as many buckets of one round as are wanted: their splits (or merges)
- * touch disjoint bucket pairs, so a step runs in parallel, one bucket pair per
- * thread.  Backends grow in multiples of config.resize_batch buckets. */
+ * partners base * 2^m higher; a round ends when split reaches base * 2^m.
+ * Shrinking undoes the last splits first: it merges bucket split-1 (and
+ * below) with its partner, and when split is 0 steps back to the previous
+ * round; it never goes below the base.  One step covers as many buckets of
+ * one round as are wanted: their splits (or merges) touch disjoint bucket
+ * pairs, so a step runs in parallel, one bucket pair per thread, in batches
+ * of config.resize_batch buckets. */
 #ifndef HIVE_CORE_RESIZE_PLAN_H
 #define HIVE_CORE_RESIZE_PLAN_H
 
@@ -39,7 +40,7 @@ static inline int hive_next_split(hive_index ix, uint64_t target, hive_resize_st
     uint64_t have = hive_index_buckets(ix);
     if (have >= target)
         return 0;
-    uint64_t left_in_round = ix.low_mask + 1 - ix.split;
+    uint64_t left_in_round = hive_index_round(ix) - ix.split;
     step->before = ix;
     step->first = ix.split;
     step->count = target - have < left_in_round ? target - have : left_in_round;
@@ -50,11 +51,11 @@ static inline int hive_next_split(hive_index ix, uint64_t target, hive_resize_st
 static inline int hive_next_merge(hive_index ix, uint64_t target, hive_resize_step *step)
 {
     uint64_t have = hive_index_buckets(ix);
-    if (have <= target || have <= 1)
+    if (have <= target || have <= ix.base)
         return 0;
     if (ix.split == 0) { /* the same buckets, seen from the previous round */
         ix.low_mask >>= 1;
-        ix.split = ix.low_mask + 1;
+        ix.split = hive_index_round(ix);
     }
     uint64_t count = have - target < ix.split ? have - target : ix.split;
     step->before = ix;
@@ -68,7 +69,7 @@ static inline hive_index hive_after_split(const hive_resize_step *step, uint64_t
 {
     hive_index ix = step->before;
     ix.split = end;
-    if (ix.split == ix.low_mask + 1) {
+    if (ix.split == hive_index_round(ix)) {
         ix.low_mask = (ix.low_mask << 1) | 1;
         ix.split = 0;
     }

@@ -4,6 +4,7 @@
 #include "cpu_map.h"
 
 #include <stdint.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -54,9 +55,20 @@ void *hive_cpu_remap(void *p, size_t old_bytes, size_t new_bytes)
         return p;
     if (new_size > old_size && hive_alloc_should_fail())
         return NULL;
+#if defined(__SANITIZE_THREAD__)
+    /* ThreadSanitizer does not intercept mremap: pages it moves would keep
+     * the race history of whatever lived at their new address before, and
+     * it reports races that are not there.  Under it, move by copying. */
+    void *q = mmap(NULL, new_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (q == MAP_FAILED)
+        return NULL;
+    memcpy(q, p, old_size < new_size ? old_size : new_size);
+    munmap(p, old_size);
+#else
     void *q = mremap(p, old_size, new_size, MREMAP_MAYMOVE);
     if (q == MAP_FAILED)
         return NULL;
+#endif
     if (new_size > old_size)
         advise_huge(q, new_size);
     return q;

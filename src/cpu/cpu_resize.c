@@ -13,8 +13,6 @@
 
 /* A 32-bit hash names at most 2^32 buckets (core/index.h). */
 #define MAX_BUCKETS (1ull << 32)
-/* Buckets (or stash slots) a thread claims at a time. */
-#define STEP_CHUNK 4096u
 
 static const char resize_call[] = "hive resize";
 
@@ -25,6 +23,7 @@ typedef struct step_job {
     uint32_t S;
     hive_index ix;
     uint64_t end;
+    uint64_t chunk;  /* indexes a thread claims at a time: config.resize_batch */
     uint64_t next;   /* first unclaimed index (__atomic) */
     uint64_t result; /* sum of the chunks' results (__atomic) */
 } step_job;
@@ -33,10 +32,10 @@ static void step_task(void *arg)
 {
     step_job *job = arg;
     for (;;) {
-        uint64_t begin = __atomic_fetch_add(&job->next, STEP_CHUNK, __ATOMIC_RELAXED);
+        uint64_t begin = __atomic_fetch_add(&job->next, job->chunk, __ATOMIC_RELAXED);
         if (begin >= job->end)
             return;
-        uint64_t end = job->end - begin < STEP_CHUNK ? job->end : begin + STEP_CHUNK;
+        uint64_t end = job->end - begin < job->chunk ? job->end : begin + job->chunk;
         uint64_t r = job->kernels->resize_range(job->step, &job->v, &job->to, job->S, job->ix, begin, end);
         __atomic_fetch_add(&job->result, r, __ATOMIC_RELAXED);
     }
@@ -58,6 +57,7 @@ static uint64_t run_step(hive_cpu_table *ct, hive_resize_op step, const hive_vie
     job.ix = ix;
     job.next = begin;
     job.end = end;
+    job.chunk = ct->resize_batch;
     if ((end - begin) * ct->S < HIVE_CPU_PARALLEL_MIN)
         step_task(&job);
     else
@@ -135,12 +135,11 @@ static void settle_stash(hive_cpu_table *ct)
     s->stash_live = bigger.stash_live;
 }
 
-/* Splits buckets until there are `want`, and at least resize_batch more
- * than now. */
+/* Splits buckets until there are `want`. */
 static hive_status grow(hive_cpu_table *ct, uint64_t want)
 {
     hive_cpu_store *s = &ct->store;
-    uint64_t target = want > s->buckets + ct->resize_batch ? want : s->buckets + ct->resize_batch;
+    uint64_t target = want;
     if (target > MAX_BUCKETS)
         target = want <= MAX_BUCKETS ? MAX_BUCKETS : want;
     if (target > MAX_BUCKETS)
@@ -169,7 +168,7 @@ static void shrink(hive_cpu_table *ct, uint64_t want)
     hive_cpu_store *s = &ct->store;
     hive_resize_step step;
     while (hive_next_merge(s->ix, want, &step)) {
-        uint64_t end = step.first + step.count, partners = step.before.low_mask + 1;
+        uint64_t end = step.first + step.count, partners = hive_index_round(step.before);
         uint64_t left = run_step(ct, HIVE_RESIZE_MERGE, NULL, step.before, step.first, end);
         s->ix = hive_after_merge(&step, step.first);
         s->buckets = hive_index_buckets(s->ix);

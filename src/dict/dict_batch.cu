@@ -170,15 +170,20 @@ typedef struct resize_launch {
     hive_resize_op op;
     const hive_view *to;
     hive_index ix;
-    uint64_t begin, end;
+    uint64_t begin, end, batch;
     cudaStream_t stream;
 } resize_launch;
 
+/* One launch per batch of K = config.resize_batch buckets (or stash slots),
+ * queued together: the stream waits once, when the counters come back. */
 static void launch_resize(void *ctx, uint64_t *counters)
 {
     const resize_launch *l = (const resize_launch *)ctx;
-    l->d->kernels->resize<<<grid_for(l->d, l->end - l->begin, 1), HIVE_THREADS, 0, l->stream>>>(
-        (int)l->op, l->d->view, l->to != NULL ? *l->to : l->d->view, l->ix, l->begin, l->end, counters);
+    for (uint64_t at = l->begin; at < l->end; at += l->batch) {
+        uint64_t end = l->end - at < l->batch ? l->end : at + l->batch;
+        l->d->kernels->resize<<<grid_for(l->d, end - at, 1), HIVE_THREADS, 0, l->stream>>>(
+            (int)l->op, l->d->view, l->to != NULL ? *l->to : l->d->view, l->ix, at, end, counters);
+    }
 }
 
 extern "C" hive_status hive_dict_resize_op(hive_dict *d, hive_resize_op op, const hive_view *to,
@@ -188,7 +193,7 @@ extern "C" hive_status hive_dict_resize_op(hive_dict *d, hive_resize_op op, cons
     *result = 0;
     if (begin >= end)
         return HIVE_SUCCESS;
-    resize_launch l = {d, op, to, ix, begin, end, (cudaStream_t)stream};
+    resize_launch l = {d, op, to, ix, begin, end, d->resize_batch, (cudaStream_t)stream};
     uint64_t c[HIVE_CTR_COUNT];
     HIVE_TRY(with_counters(d, (cudaStream_t)stream, "hive resize (CUDA)", launch_resize, &l, c));
     *result = c[HIVE_CTR_INSERTED];

@@ -267,6 +267,7 @@ static hive_status dict_create(hive_table *t)
     d->kernels = kernels;
     d->bucket_slots = c->bucket_slots;
     d->lanes = c->lanes_per_op;
+    d->resize_batch = c->resize_batch;
     d->sm_count = prop.multiProcessorCount;
     d->view.max_evictions = c->max_evictions < HIVE_MAX_CHAIN ? c->max_evictions : HIVE_MAX_CHAIN;
     HIVE_TRY_GOTO(device_alloc((void **)&d->counters,
@@ -432,12 +433,10 @@ static hive_status settle_stash(hive_table *t, hive_dict *d, hive_stream stream)
     return HIVE_SUCCESS;
 }
 
-/* Splits buckets until there are `want`, and at least resize_batch more
- * than now, mapping their memory first. */
+/* Splits buckets until there are `want`, mapping their memory first. */
 static hive_status grow(hive_table *t, hive_dict *d, uint64_t want, hive_stream stream)
 {
-    uint64_t K = t->config.resize_batch;
-    uint64_t target = want > d->buckets + K ? want : d->buckets + K;
+    uint64_t target = want;
     uint64_t max_buckets = d->slot_vm.reserved / bucket_bytes(d);
     if (target > max_buckets)
         target = want <= max_buckets ? max_buckets : want;
@@ -466,7 +465,7 @@ static hive_status shrink(hive_table *t, hive_dict *d, uint64_t want, hive_strea
 {
     hive_resize_step step;
     while (hive_next_merge(d->view.ix, want, &step)) {
-        uint64_t end = step.first + step.count, partners = step.before.low_mask + 1, left, stuck;
+        uint64_t end = step.first + step.count, partners = hive_index_round(step.before), left, stuck;
         HIVE_TRY(op(d, HIVE_RESIZE_MERGE, NULL, step.before, step.first, end, &left, stream));
         d->view.ix = hive_after_merge(&step, step.first);
         d->buckets = hive_index_buckets(d->view.ix);

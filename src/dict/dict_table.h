@@ -45,6 +45,7 @@ typedef struct hive_dict {
     const hive_geometry_kernels *kernels;
     uint32_t bucket_slots; /* S */
     uint32_t lanes;        /* lanes per key */
+    uint32_t resize_batch; /* buckets per resize kernel launch (config.resize_batch) */
     int sm_count;
     cudaMemPool_t pool;      /* per-call scratch (results of callers that pass none) */
     hive_view view;        /* device pointers, passed by value to kernels */

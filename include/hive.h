@@ -103,7 +103,7 @@ typedef struct hive_config {
     uint64_t initial_capacity; /* slots to start with (rounded up to whole buckets); default 1024 */
     double max_load_factor;   /* in (0, 1]: grow before size would pass it; default 0.9 */
     double min_load_factor;   /* in [0, max_load_factor/2]: shrink below it, 0 = never; default 0.25 */
-    uint32_t resize_batch;    /* K: buckets split or merged per resize kernel launch (CPU: per worker claim); default 2^20 */
+    uint32_t resize_batch;    /* K: buckets split or merged per resize kernel launch (CPU: per pass of the workers); default 2^26 */
     uint32_t max_evictions;   /* bound on one insert's cuckoo displacement chain; default 8 */
     double stash_fraction;    /* overflow stash slots as a fraction of capacity, in [0, 0.25]; default 0.01
                                  (resizing keeps the stash within a factor of two of it) */
@@ -115,7 +115,7 @@ typedef struct hive_config {
 #define HIVE_CONFIG_INIT                                                        \
     {                                                                           \
         (uint32_t)sizeof(hive_config), HIVE_CONFIG_VERSION, HIVE_BACKEND_AUTO, 0, \
-            HIVE_KV32, 1024u, 0.9, 0.25, 1048576u, 8u, 0.01, 0u, 0u, 0u            \
+            HIVE_KV32, 1024u, 0.9, 0.25, 67108864u, 8u, 0.01, 0u, 0u, 0u            \
     }
 
 /* ---------------------------------------------------------------- table */

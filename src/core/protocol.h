@@ -127,6 +127,24 @@ HIVE_PROTO void hive_unlock_bucket(const hive_view *v, uint64_t b)
     hive_lock_release(v->locks + (b >> 5), 1u << (b & 31));
 }
 
+/* While no operation runs (resizing, R8), the lock bits are free, and mark
+ * the buckets that must keep VACANT free slots: the first bucket of a pair
+ * left in its second bucket, both buckets of a stash pair. */
+HIVE_PROTO void hive_mark_bucket(const hive_view *v, uint64_t b)
+{
+    hive_or_u32(v->locks + (b >> 5), 1u << (b & 31));
+}
+
+/* Reads and clears bucket b's mark. */
+HIVE_PROTO int hive_take_mark(const hive_view *v, uint64_t b)
+{
+    uint32_t bit = 1u << (b & 31);
+    if (!(hive_read_u32(v->locks + (b >> 5)) & bit))
+        return 0;
+    hive_lock_release(v->locks + (b >> 5), bit);
+    return 1;
+}
+
 /* ---------------------------------------------------------------- KV32 */
 #define P_SUFFIX(name) name##_kv32
 #define P_KEY uint32_t

@@ -36,13 +36,29 @@ HIVE_PROTO uint32_t P_SUFFIX(hive_pack_bucket)(P_SLOT *bucket, P_GEOM_PARAM, int
     return n;
 }
 
-/* Compaction of one bucket: its TOMBs become free slots. */
-HIVE_PROTO void P_SUFFIX(hive_compact_bucket)(P_SLOT *slots, P_GEOM_PARAM, uint64_t b)
+/* Compaction of one bucket, after hive_reflow_bucket and
+ * hive_mark_stash_slot have marked every bucket whose keys may live
+ * elsewhere: its TOMBs become free slots, and its free slots become EMPTY
+ * unless it is marked (R4 holds again for it: no key of it is anywhere
+ * else, so lookups may stop there).  Clears the mark. */
+HIVE_PROTO void P_SUFFIX(hive_compact_bucket)(const hive_view *v, P_GEOM_PARAM, uint64_t b)
 {
-    P_SLOT *bucket = P_SUFFIX(hive_bucket)(slots, b, P_S);
+    P_SLOT *bucket = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b, P_S);
     int ended;
     uint32_t n = P_SUFFIX(hive_pack_bucket)(bucket, P_GEOM_ARG, &ended);
-    P_SUFFIX(hive_fill_free)(bucket, P_GEOM_ARG, n, ended);
+    int marked = hive_take_mark(v, b);
+    P_SUFFIX(hive_fill_free)(bucket, P_GEOM_ARG, n, ended || !marked);
+}
+
+/* Marks both buckets of the stash pair in `slot`, if any (R4: neither may
+ * end a lookup of it). */
+HIVE_PROTO void P_SUFFIX(hive_mark_stash_slot)(const hive_view *v, const P_SLOT *slot)
+{
+    P_KEY k = P_KEY_OF(*slot);
+    if (P_RESERVED(k))
+        return;
+    hive_mark_bucket(v, hive_bucket_of(v->ix, P_HASH1(k)));
+    hive_mark_bucket(v, hive_bucket_of(v->ix, P_HASH2(k)));
 }
 
 /* Splits bucket j (split <= j < base * 2^m under ix, the index before this
@@ -77,6 +93,45 @@ HIVE_PROTO uint32_t P_SUFFIX(hive_split_bucket)(P_SLOT *slots, P_GEOM_PARAM, hiv
     P_SUFFIX(hive_fill_free)(lo, P_GEOM_ARG, nlo, ended);
     P_SUFFIX(hive_fill_free)(hi, P_GEOM_ARG, nhi, ended);
     return nhi;
+}
+
+/* After a resize: moves each pair of bucket b that lives in its second
+ * bucket back to its first when that has a free slot now, and marks the
+ * first bucket of each one that stays (see hive_compact_bucket).  Splits
+ * leave the first buckets of such pairs half empty, and a pair in its second
+ * bucket is never a victim of eviction (R5): without this, a table grown
+ * many times holds ever more pairs that eviction cannot move, and its
+ * inserts near max_load_factor end in the stash.  Runs beside the reflows of
+ * other buckets, so a pair is claimed into the first free slot of its first
+ * bucket by CAS (R2's claim), and its old slot becomes a TOMB (a compaction
+ * follows).  Returns the pairs moved. */
+HIVE_PROTO uint32_t P_SUFFIX(hive_reflow_bucket)(const hive_view *v, P_GEOM_PARAM, uint64_t b)
+{
+    P_SLOT *bucket = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b, P_S);
+    uint32_t moved = 0;
+    for (uint32_t i = 0; i < P_S; i++) {
+        P_SLOT w = P_LOAD(bucket + i);
+        P_KEY k = P_KEY_OF(w);
+        if (P_RESERVED(k))
+            continue;
+        uint64_t b1 = hive_bucket_of(v->ix, P_HASH1(k));
+        if (b1 == b)
+            continue;
+        P_SLOT *first = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b1, P_S);
+        for (;;) {
+            P_SUFFIX(hive_scan) s1 = P_SUFFIX(hive_scan_bucket)(first, P_GEOM_ARG, k);
+            if (s1.free < 0) {
+                hive_mark_bucket(v, b1);
+                break;
+            }
+            if (P_CAS(first + s1.free, s1.word, w) == s1.word) {
+                P_CAS(bucket + i, w, P_MAKE(P_TOMB, 0));
+                moved++;
+                break;
+            }
+        }
+    }
+    return moved;
 }
 
 /* The reverse of a split (j < split under ix, the index before this merge):
@@ -197,10 +252,10 @@ HIVE_PROTO int P_SUFFIX(hive_restash_slot)(const hive_view *to, P_GEOM_PARAM, co
 }
 
 /* One unit of a resize op: bucket i (SPLIT, MERGE, UNMERGE and COMPACT of
- * v's slots with the step's index ix; REHOME into `to`), or stash slot i of
- * v (DRAIN; RESTASH into `to`).  Returns what the op counts: pairs moved
- * (SPLIT, DRAIN), pairs a merge left behind (MERGE), pairs that found no
- * room (REHOME, RESTASH). */
+ * v's slots with the step's index ix; REFLOW under v's own index; REHOME
+ * into `to`), or stash slot i of v (MARK_STASH, DRAIN; RESTASH into `to`).  Returns
+ * what the op counts: pairs moved (SPLIT, REFLOW, DRAIN), pairs a merge left
+ * behind (MERGE), pairs that found no room (REHOME, RESTASH). */
 HIVE_PROTO uint64_t P_SUFFIX(hive_resize_one)(int op, const hive_view *v, const hive_view *to, P_GEOM_PARAM,
                                               hive_index ix, uint64_t i)
 {
@@ -216,8 +271,13 @@ HIVE_PROTO uint64_t P_SUFFIX(hive_resize_one)(int op, const hive_view *v, const 
     case HIVE_RESIZE_UNMERGE:
         P_SUFFIX(hive_unmerge_bucket)(slots, P_GEOM_ARG, ix, i);
         return 0;
+    case HIVE_RESIZE_REFLOW:
+        return P_SUFFIX(hive_reflow_bucket)(v, P_GEOM_ARG, i);
     case HIVE_RESIZE_COMPACT:
-        P_SUFFIX(hive_compact_bucket)(slots, P_GEOM_ARG, i);
+        P_SUFFIX(hive_compact_bucket)(v, P_GEOM_ARG, i);
+        return 0;
+    case HIVE_RESIZE_MARK_STASH:
+        P_SUFFIX(hive_mark_stash_slot)(v, stash + i);
         return 0;
     case HIVE_RESIZE_DRAIN:
         return (uint64_t)P_SUFFIX(hive_drain_stash_slot)(v, P_GEOM_ARG, stash + i);

@@ -23,7 +23,9 @@ typedef enum hive_resize_op {
     HIVE_RESIZE_MERGE,   /* buckets: take their partners' pairs in */
     HIVE_RESIZE_REHOME,  /* partner buckets: place what a merge left behind */
     HIVE_RESIZE_UNMERGE, /* buckets: undo a merge */
-    HIVE_RESIZE_COMPACT, /* buckets: TOMBs back to free slots */
+    HIVE_RESIZE_REFLOW,  /* buckets: pairs in their second bucket back to their first */
+    HIVE_RESIZE_MARK_STASH, /* stash slots: mark the buckets of stash pairs */
+    HIVE_RESIZE_COMPACT, /* buckets: TOMBs back to free slots, EMPTY where R4 allows */
     HIVE_RESIZE_DRAIN,   /* stash slots: into buckets with room */
     HIVE_RESIZE_RESTASH  /* stash slots: into a new stash */
 } hive_resize_op;

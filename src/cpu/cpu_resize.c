@@ -14,6 +14,9 @@
 /* A 32-bit hash names at most 2^32 buckets (core/index.h). */
 #define MAX_BUCKETS (1ull << 32)
 
+/* Buckets (or stash slots) a thread claims at a time. */
+#define STEP_CHUNK 4096u
+
 static const char resize_call[] = "hive resize";
 
 typedef struct step_job {
@@ -23,7 +26,6 @@ typedef struct step_job {
     uint32_t S;
     hive_index ix;
     uint64_t end;
-    uint64_t chunk;  /* indexes a thread claims at a time: config.resize_batch */
     uint64_t next;   /* first unclaimed index (__atomic) */
     uint64_t result; /* sum of the chunks' results (__atomic) */
 } step_job;
@@ -32,17 +34,18 @@ static void step_task(void *arg)
 {
     step_job *job = arg;
     for (;;) {
-        uint64_t begin = __atomic_fetch_add(&job->next, job->chunk, __ATOMIC_RELAXED);
+        uint64_t begin = __atomic_fetch_add(&job->next, STEP_CHUNK, __ATOMIC_RELAXED);
         if (begin >= job->end)
             return;
-        uint64_t end = job->end - begin < job->chunk ? job->end : begin + job->chunk;
+        uint64_t end = job->end - begin < STEP_CHUNK ? job->end : begin + STEP_CHUNK;
         uint64_t r = job->kernels->resize_range(job->step, &job->v, &job->to, job->S, job->ix, begin, end);
         __atomic_fetch_add(&job->result, r, __ATOMIC_RELAXED);
     }
 }
 
 /* Runs one step over [begin, end) on all the table's threads (on the caller
- * alone when that is too little work to share). */
+ * alone when that is too little work to share), in passes of
+ * config.resize_batch buckets (the GPU's kernel launches). */
 static uint64_t run_step(hive_cpu_table *ct, hive_resize_op step, const hive_view *to, hive_index ix,
                          uint64_t begin, uint64_t end)
 {
@@ -55,13 +58,14 @@ static uint64_t run_step(hive_cpu_table *ct, hive_resize_op step, const hive_vie
         job.to = *to;
     job.S = ct->S;
     job.ix = ix;
-    job.next = begin;
-    job.end = end;
-    job.chunk = ct->resize_batch;
-    if ((end - begin) * ct->S < HIVE_CPU_PARALLEL_MIN)
-        step_task(&job);
-    else
-        hive_cpu_pool_run(ct->pool, step_task, &job);
+    for (uint64_t at = begin; at < end; at += ct->resize_batch) {
+        job.next = at;
+        job.end = end - at < ct->resize_batch ? end : at + ct->resize_batch;
+        if ((job.end - at) * ct->S < HIVE_CPU_PARALLEL_MIN)
+            step_task(&job);
+        else
+            hive_cpu_pool_run(ct->pool, step_task, &job);
+    }
     return job.result;
 }
 
@@ -135,6 +139,19 @@ static void settle_stash(hive_cpu_table *ct)
     s->stash_live = bigger.stash_live;
 }
 
+/* After a resize, and as the relief of a crowded stash: pairs go back to
+ * their first buckets where there is room, tombstones become free slots,
+ * free slots become EMPTY wherever R4 allows (core/resize_body.h), and the
+ * stash is drained and sized to the table. */
+static void tidy(hive_cpu_table *ct)
+{
+    hive_cpu_store *s = &ct->store;
+    run_step(ct, HIVE_RESIZE_REFLOW, NULL, s->ix, 0, s->buckets);
+    run_step(ct, HIVE_RESIZE_MARK_STASH, NULL, s->ix, 0, s->stash_buckets * ct->S);
+    run_step(ct, HIVE_RESIZE_COMPACT, NULL, s->ix, 0, s->buckets);
+    settle_stash(ct);
+}
+
 /* Splits buckets until there are `want`. */
 static hive_status grow(hive_cpu_table *ct, uint64_t want)
 {
@@ -154,7 +171,7 @@ static hive_status grow(hive_cpu_table *ct, uint64_t want)
         s->buckets = hive_index_buckets(s->ix);
         __atomic_fetch_add(&ct->buckets_split, step.count, __ATOMIC_RELAXED);
     }
-    settle_stash(ct);
+    tidy(ct);
     return HIVE_SUCCESS;
 }
 
@@ -183,9 +200,9 @@ static void shrink(hive_cpu_table *ct, uint64_t want)
         }
         __atomic_fetch_add(&ct->buckets_merged, step.count, __ATOMIC_RELAXED);
     }
+    tidy(ct);
     if (map_for(ct, s->buckets) != HIVE_SUCCESS)
         hive_clear_error(); /* giving memory back failed: the table is whole, only larger */
-    settle_stash(ct);
 }
 
 hive_status hive_cpu_resize(hive_table *t, uint64_t slots, hive_stream stream)
@@ -205,8 +222,6 @@ hive_status hive_cpu_resize(hive_table *t, uint64_t slots, hive_stream stream)
 hive_status hive_cpu_compact(hive_table *t, hive_stream stream)
 {
     (void)stream;
-    hive_cpu_table *ct = t->impl;
-    run_step(ct, HIVE_RESIZE_COMPACT, NULL, ct->store.ix, 0, ct->store.buckets);
-    settle_stash(ct);
+    tidy(t->impl);
     return HIVE_SUCCESS;
 }

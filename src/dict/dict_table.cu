@@ -433,6 +433,20 @@ static hive_status settle_stash(hive_table *t, hive_dict *d, hive_stream stream)
     return HIVE_SUCCESS;
 }
 
+/* After a resize, and as the relief of a crowded stash: pairs go back to
+ * their first buckets where there is room, tombstones become free slots,
+ * free slots become EMPTY wherever R4 allows (core/resize_body.h), and the
+ * stash is drained and sized to the table. */
+static hive_status tidy(hive_table *t, hive_dict *d, hive_stream stream)
+{
+    uint64_t moved;
+    HIVE_TRY(op(d, HIVE_RESIZE_REFLOW, NULL, d->view.ix, 0, d->buckets, &moved, stream));
+    HIVE_TRY(op(d, HIVE_RESIZE_MARK_STASH, NULL, d->view.ix, 0, d->view.stash_buckets * d->bucket_slots,
+                &moved, stream));
+    HIVE_TRY(op(d, HIVE_RESIZE_COMPACT, NULL, d->view.ix, 0, d->buckets, &moved, stream));
+    return settle_stash(t, d, stream);
+}
+
 /* Splits buckets until there are `want`, mapping their memory first. */
 static hive_status grow(hive_table *t, hive_dict *d, uint64_t want, hive_stream stream)
 {
@@ -454,7 +468,7 @@ static hive_status grow(hive_table *t, hive_dict *d, uint64_t want, hive_stream 
         d->buckets = hive_index_buckets(d->view.ix);
         __atomic_fetch_add(&d->buckets_split, step.count, __ATOMIC_RELAXED);
     }
-    return settle_stash(t, d, stream);
+    return tidy(t, d, stream);
 }
 
 /* Merges buckets down toward `want`, from the last split back.  Pairs a
@@ -483,9 +497,10 @@ static hive_status shrink(hive_table *t, hive_dict *d, uint64_t want, hive_strea
     }
     HIVE_TRY(hive_cuda_status(cudaStreamSynchronize((cudaStream_t)stream), resize_call,
                               "cudaStreamSynchronize"));
+    HIVE_TRY(tidy(t, d, stream));
     hive_vm_trim(&d->slot_vm, d->buckets * bucket_bytes(d));
     hive_vm_trim(&d->lock_vm, lock_bytes(d->buckets));
-    return settle_stash(t, d, stream);
+    return HIVE_SUCCESS;
 }
 
 /* Grows or shrinks by linear hashing (backend.h).  The bucket memory is
@@ -511,10 +526,7 @@ static hive_status dict_compact(hive_table *t, hive_stream stream)
     hive_dict *d = (hive_dict *)t->impl;
     device_scope scope;
     HIVE_TRY(enter_device(d->device, &scope, "hive compact (CUDA)"));
-    uint64_t none;
-    hive_status st = op(d, HIVE_RESIZE_COMPACT, NULL, d->view.ix, 0, d->buckets, &none, stream);
-    if (st == HIVE_SUCCESS)
-        st = settle_stash(t, d, stream);
+    hive_status st = tidy(t, d, stream);
     d->bytes_held = bytes_held(d);
     leave_device(d->device, &scope);
     return st;

@@ -31,13 +31,15 @@ HIVE_REQUIRE_GPU=1 ctest --test-dir "$build" --output-on-failure -j 8 -LE slow 2
 [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 
 # compute-sanitizer on the GPU suites that drive every kernel: the
-# adversarial race (one mixed batch per round), inserts and mixed batches.
+# adversarial race (one mixed batch per round), inserts, mixed batches, and
+# growth and shrinking (every resize kernel).
 if [ "${SANITIZE:-1}" != 0 ] && command -v compute-sanitizer >/dev/null; then
   for tool in memcheck racecheck; do
     step "compute-sanitizer --tool $tool"
     log="$out/sanitizer-$tool.log"
     : >"$log"
-    for run in "hive-adversarial cuda kv32" "hive-conformance cuda kv32 insert" "hive-conformance cuda kv32 apply"; do
+    for run in "hive-adversarial cuda kv32" "hive-conformance cuda kv32 insert" "hive-conformance cuda kv32 apply" \
+               "hive-resize cuda kv32 --part mix --mix-keys 20000 --cycles 2"; do
       # shellcheck disable=SC2086
       HIVE_REQUIRE_GPU=1 compute-sanitizer --tool "$tool" "$build"/tests/$run >>"$log" 2>&1
     done

@@ -11,9 +11,6 @@
 #include "cpu_map.h"
 #include "cpu_table.h"
 
-/* A 32-bit hash names at most 2^32 buckets (core/index.h). */
-#define MAX_BUCKETS (1ull << 32)
-
 /* Buckets (or stash slots) a thread claims at a time. */
 #define STEP_CHUNK 4096u
 
@@ -69,19 +66,12 @@ static uint64_t run_step(hive_cpu_table *ct, hive_resize_op step, const hive_vie
     return job.result;
 }
 
-static uint64_t slot_bytes_for(const hive_cpu_table *ct, uint64_t buckets)
-{
-    return buckets * ct->S * ct->slot_words * sizeof(uint64_t);
-}
-
-static uint64_t lock_bytes_for(uint64_t buckets) { return (buckets + 31) / 32 * sizeof(uint32_t); }
-
 /* Sizes the slot and lock mappings for `buckets` buckets.  Growing, on
  * failure the table keeps what it had (perhaps with one mapping larger). */
 static hive_status map_for(hive_cpu_table *ct, uint64_t buckets)
 {
     hive_cpu_store *s = &ct->store;
-    uint64_t slot_bytes = slot_bytes_for(ct, buckets), lock_bytes = lock_bytes_for(buckets);
+    uint64_t slot_bytes = buckets * hive_cpu_bucket_bytes(ct), lock_bytes = hive_cpu_lock_bytes(buckets);
     if (slot_bytes > s->slot_bytes &&
         !hive_cpu_memory_allows(slot_bytes + lock_bytes + s->stash_bytes))
         return hive_fail(HIVE_ERROR_OUT_OF_MEMORY, resize_call,
@@ -156,16 +146,13 @@ static void tidy(hive_cpu_table *ct)
 static hive_status grow(hive_cpu_table *ct, uint64_t want)
 {
     hive_cpu_store *s = &ct->store;
-    uint64_t target = want;
-    if (target > MAX_BUCKETS)
-        target = want <= MAX_BUCKETS ? MAX_BUCKETS : want;
-    if (target > MAX_BUCKETS)
+    if (want > HIVE_CPU_MAX_BUCKETS)
         return hive_fail(HIVE_ERROR_OUT_OF_MEMORY, resize_call,
                          "%llu buckets of %u slots: a 32-bit hash addresses at most 2^32 buckets",
-                         (unsigned long long)target, ct->S);
-    HIVE_TRY(map_for(ct, target));
+                         (unsigned long long)want, ct->S);
+    HIVE_TRY(map_for(ct, want));
     hive_resize_step step;
-    while (hive_next_split(s->ix, target, &step)) {
+    while (hive_next_split(s->ix, want, &step)) {
         run_step(ct, HIVE_RESIZE_SPLIT, NULL, step.before, step.first, step.first + step.count);
         s->ix = hive_after_split(&step, step.first + step.count);
         s->buckets = hive_index_buckets(s->ix);

@@ -9,15 +9,7 @@
 #include "cpu_map.h"
 #include "cpu_table.h"
 
-/* A 32-bit hash names at most 2^32 buckets (core/index.h). */
-#define MAX_BUCKETS (1ull << 32)
-
 /* ---------------------------------------------------------------- stores */
-
-static uint64_t bucket_bytes(const hive_cpu_table *ct)
-{
-    return (uint64_t)ct->S * ct->slot_words * sizeof(uint64_t);
-}
 
 void hive_cpu_stash_free(hive_cpu_store *s)
 {
@@ -40,7 +32,7 @@ hive_status hive_cpu_stash_alloc(const hive_cpu_table *ct, uint64_t stash_bucket
 {
     /* No overflow: buckets <= 2^32, a bucket is at most 32 slots of 16
      * bytes, and the stash is at most a quarter of the buckets, plus one. */
-    uint64_t bytes = stash_buckets * bucket_bytes(ct);
+    uint64_t bytes = stash_buckets * hive_cpu_bucket_bytes(ct);
     uint64_t used_words = (stash_buckets + 31) / 32;
     s->stash = NULL;
     s->stash_used = NULL;
@@ -77,9 +69,9 @@ static void store_free(hive_cpu_store *s)
  * free: no operation runs while a store is filled). */
 static void store_fill_empty(const hive_cpu_table *ct, hive_cpu_store *s)
 {
-    memset(s->slots, 0xFF, s->buckets * bucket_bytes(ct));
+    memset(s->slots, 0xFF, s->buckets * hive_cpu_bucket_bytes(ct));
     if (s->stash != NULL) {
-        memset(s->stash, 0xFF, s->stash_buckets * bucket_bytes(ct));
+        memset(s->stash, 0xFF, s->stash_buckets * hive_cpu_bucket_bytes(ct));
         memset(s->stash_used, 0, (s->stash_buckets + 31) / 32 * sizeof(uint32_t));
     }
     s->stash_live = 0;
@@ -91,12 +83,12 @@ static hive_status store_create(const hive_cpu_table *ct, uint64_t buckets, hive
                                 const char *call)
 {
     memset(s, 0, sizeof *s);
-    if (buckets > MAX_BUCKETS)
+    if (buckets > HIVE_CPU_MAX_BUCKETS)
         return hive_fail(HIVE_ERROR_OUT_OF_MEMORY, call,
                          "%llu buckets of %u slots: a 32-bit hash addresses at most 2^32 buckets",
                          (unsigned long long)buckets, ct->S);
-    uint64_t slot_bytes = buckets * bucket_bytes(ct);
-    uint64_t lock_bytes = (buckets + 31) / 32 * sizeof(uint32_t);
+    uint64_t slot_bytes = buckets * hive_cpu_bucket_bytes(ct);
+    uint64_t lock_bytes = hive_cpu_lock_bytes(buckets);
     if (!hive_cpu_memory_allows(slot_bytes + lock_bytes))
         return hive_fail(HIVE_ERROR_OUT_OF_MEMORY, call,
                          "%llu buckets need %llu bytes, more than the machine's memory",

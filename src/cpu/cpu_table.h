@@ -75,6 +75,17 @@ typedef struct hive_cpu_table {
     uint64_t buckets_split, buckets_merged;
 } hive_cpu_table;
 
+/* A 32-bit hash names at most 2^32 buckets (core/index.h). */
+#define HIVE_CPU_MAX_BUCKETS (1ull << 32)
+
+/* Bytes of one bucket, and of the lock bits of `buckets` buckets. */
+static inline uint64_t hive_cpu_bucket_bytes(const hive_cpu_table *ct)
+{
+    return (uint64_t)ct->S * ct->slot_words * sizeof(uint64_t);
+}
+
+static inline uint64_t hive_cpu_lock_bytes(uint64_t buckets) { return (buckets + 31) / 32 * sizeof(uint32_t); }
+
 /* Batches below this many keys run on the calling thread: waking the
  * workers would cost more than it saves. */
 #define HIVE_CPU_PARALLEL_MIN 16384u

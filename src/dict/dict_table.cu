@@ -395,13 +395,6 @@ static uint64_t dict_capacity(const hive_table *t)
 
 static const char resize_call[] = "hive resize (CUDA)";
 
-/* Runs one resize op; see hive_dict_resize_op. */
-static hive_status op(hive_dict *d, hive_resize_op which, const hive_view *to, hive_index ix,
-                      uint64_t begin, uint64_t end, uint64_t *result, hive_stream stream)
-{
-    return hive_dict_resize_op(d, which, to, ix, begin, end, result, stream);
-}
-
 /* After a resize or compaction: moves stash pairs into buckets that have
  * room now, and replaces a stash that is less than half or more than twice
  * the configured fraction of the table by one of that fraction, if all
@@ -411,7 +404,7 @@ static hive_status settle_stash(hive_table *t, hive_dict *d, hive_stream stream)
 {
     uint64_t stash_slots = d->view.stash_buckets * d->bucket_slots, moved, stuck;
     if (stash_slots != 0)
-        HIVE_TRY(op(d, HIVE_RESIZE_DRAIN, NULL, d->view.ix, 0, stash_slots, &moved, stream));
+        HIVE_TRY(hive_dict_resize_op(d, HIVE_RESIZE_DRAIN, NULL, d->view.ix, 0, stash_slots, &moved, stream));
     uint64_t wanted = stash_buckets_for(t->config.stash_fraction, d->buckets);
     if (wanted == 0 || (wanted < 2 * d->view.stash_buckets && d->view.stash_buckets < 2 * wanted))
         return HIVE_SUCCESS;
@@ -420,7 +413,7 @@ static hive_status settle_stash(hive_table *t, hive_dict *d, hive_stream stream)
         hive_clear_error();
         return HIVE_SUCCESS;
     }
-    hive_status st = op(d, HIVE_RESIZE_RESTASH, &to, d->view.ix, 0, stash_slots, &stuck, stream);
+    hive_status st = hive_dict_resize_op(d, HIVE_RESIZE_RESTASH, &to, d->view.ix, 0, stash_slots, &stuck, stream);
     if (st != HIVE_SUCCESS || stuck != 0) {
         free_stash(&to);
         return st;
@@ -440,29 +433,26 @@ static hive_status settle_stash(hive_table *t, hive_dict *d, hive_stream stream)
 static hive_status tidy(hive_table *t, hive_dict *d, hive_stream stream)
 {
     uint64_t moved;
-    HIVE_TRY(op(d, HIVE_RESIZE_REFLOW, NULL, d->view.ix, 0, d->buckets, &moved, stream));
-    HIVE_TRY(op(d, HIVE_RESIZE_MARK_STASH, NULL, d->view.ix, 0, d->view.stash_buckets * d->bucket_slots,
+    HIVE_TRY(hive_dict_resize_op(d, HIVE_RESIZE_REFLOW, NULL, d->view.ix, 0, d->buckets, &moved, stream));
+    HIVE_TRY(hive_dict_resize_op(d, HIVE_RESIZE_MARK_STASH, NULL, d->view.ix, 0, d->view.stash_buckets * d->bucket_slots,
                 &moved, stream));
-    HIVE_TRY(op(d, HIVE_RESIZE_COMPACT, NULL, d->view.ix, 0, d->buckets, &moved, stream));
+    HIVE_TRY(hive_dict_resize_op(d, HIVE_RESIZE_COMPACT, NULL, d->view.ix, 0, d->buckets, &moved, stream));
     return settle_stash(t, d, stream);
 }
 
 /* Splits buckets until there are `want`, mapping their memory first. */
 static hive_status grow(hive_table *t, hive_dict *d, uint64_t want, hive_stream stream)
 {
-    uint64_t target = want;
     uint64_t max_buckets = d->slot_vm.reserved / bucket_bytes(d);
-    if (target > max_buckets)
-        target = want <= max_buckets ? max_buckets : want;
-    if (target > max_buckets)
+    if (want > max_buckets)
         return hive_fail(HIVE_ERROR_OUT_OF_MEMORY, resize_call,
                          "%llu buckets: more than the GPU's memory holds (%llu)",
-                         (unsigned long long)target, (unsigned long long)max_buckets);
-    HIVE_TRY(map_for(d, target, (cudaStream_t)stream, resize_call));
+                         (unsigned long long)want, (unsigned long long)max_buckets);
+    HIVE_TRY(map_for(d, want, (cudaStream_t)stream, resize_call));
     hive_resize_step step;
-    while (hive_next_split(d->view.ix, target, &step)) {
+    while (hive_next_split(d->view.ix, want, &step)) {
         uint64_t moved;
-        HIVE_TRY(op(d, HIVE_RESIZE_SPLIT, NULL, step.before, step.first, step.first + step.count, &moved,
+        HIVE_TRY(hive_dict_resize_op(d, HIVE_RESIZE_SPLIT, NULL, step.before, step.first, step.first + step.count, &moved,
                     stream));
         d->view.ix = hive_after_split(&step, step.first + step.count);
         d->buckets = hive_index_buckets(d->view.ix);
@@ -480,14 +470,14 @@ static hive_status shrink(hive_table *t, hive_dict *d, uint64_t want, hive_strea
     hive_resize_step step;
     while (hive_next_merge(d->view.ix, want, &step)) {
         uint64_t end = step.first + step.count, partners = hive_index_round(step.before), left, stuck;
-        HIVE_TRY(op(d, HIVE_RESIZE_MERGE, NULL, step.before, step.first, end, &left, stream));
+        HIVE_TRY(hive_dict_resize_op(d, HIVE_RESIZE_MERGE, NULL, step.before, step.first, end, &left, stream));
         d->view.ix = hive_after_merge(&step, step.first);
         d->buckets = hive_index_buckets(d->view.ix);
         if (left != 0) {
-            HIVE_TRY(op(d, HIVE_RESIZE_REHOME, &d->view, d->view.ix, step.first + partners, end + partners,
+            HIVE_TRY(hive_dict_resize_op(d, HIVE_RESIZE_REHOME, &d->view, d->view.ix, step.first + partners, end + partners,
                         &stuck, stream));
             if (stuck != 0) {
-                HIVE_TRY(op(d, HIVE_RESIZE_UNMERGE, NULL, step.before, step.first, end, &stuck, stream));
+                HIVE_TRY(hive_dict_resize_op(d, HIVE_RESIZE_UNMERGE, NULL, step.before, step.first, end, &stuck, stream));
                 d->view.ix = step.before;
                 d->buckets = hive_index_buckets(d->view.ix);
                 break;

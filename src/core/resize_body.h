@@ -64,8 +64,8 @@ HIVE_PROTO void P_SUFFIX(hive_mark_stash_slot)(const hive_view *v, const P_SLOT 
 /* Splits bucket j (split <= j < base * 2^m under ix, the index before this
  * split) into j and its partner j + base * 2^m: a pair moves when the next
  * bit of the hash that placed it here (its first hash if j is its first
- * bucket, else its second) says so.  The partner's memory is written whole.  Returns the
- * pairs moved. */
+ * bucket, else its second) says so.  The partner's memory is written whole.
+ * Returns the pairs moved. */
 HIVE_PROTO uint32_t P_SUFFIX(hive_split_bucket)(P_SLOT *slots, P_GEOM_PARAM, hive_index ix, uint64_t j)
 {
     uint64_t wide = (ix.low_mask << 1) | 1;
@@ -135,8 +135,8 @@ HIVE_PROTO uint32_t P_SUFFIX(hive_reflow_bucket)(const hive_view *v, P_GEOM_PARA
 }
 
 /* The reverse of a split (j < split under ix, the index before this merge):
- * the pairs of j + base * 2^m join j, where both of their hashes that named the
- * partner now lead, as many as fit.  Those that do not stay packed at the
+ * the pairs of j + base * 2^m join j, where both of their hashes that named
+ * the partner now lead, as many as fit.  Those that do not stay packed at the
  * front of the partner (TOMBs after them), for hive_rehome_bucket to place
  * under the merged index.  Returns how many stayed. */
 HIVE_PROTO uint32_t P_SUFFIX(hive_merge_bucket)(P_SLOT *slots, P_GEOM_PARAM, hive_index ix, uint64_t j)
@@ -253,9 +253,9 @@ HIVE_PROTO int P_SUFFIX(hive_restash_slot)(const hive_view *to, P_GEOM_PARAM, co
 
 /* One unit of a resize op: bucket i (SPLIT, MERGE, UNMERGE and COMPACT of
  * v's slots with the step's index ix; REFLOW under v's own index; REHOME
- * into `to`), or stash slot i of v (MARK_STASH, DRAIN; RESTASH into `to`).  Returns
- * what the op counts: pairs moved (SPLIT, REFLOW, DRAIN), pairs a merge left
- * behind (MERGE), pairs that found no room (REHOME, RESTASH). */
+ * into `to`), or stash slot i of v (MARK_STASH, DRAIN; RESTASH into `to`).
+ * Returns what the op counts: pairs moved (SPLIT, REFLOW, DRAIN), pairs a
+ * merge left behind (MERGE), pairs that found no room (REHOME, RESTASH). */
 HIVE_PROTO uint64_t P_SUFFIX(hive_resize_one)(int op, const hive_view *v, const hive_view *to, P_GEOM_PARAM,
                                               hive_index ix, uint64_t i)
 {

@@ -36,6 +36,15 @@ typedef struct hive_resize_step {
     uint64_t count;
 } hive_resize_step;
 
+/* Whether a stash of `have` buckets should be replaced by one of `wanted`
+ * (stash_fraction of the table) after a resize: when it is under half or
+ * over twice that, so that growing by doubling replaces it about every
+ * other doubling, not on every step. */
+static inline int hive_stash_needs_resize(uint64_t have, uint64_t wanted)
+{
+    return wanted != 0 && (wanted >= 2 * have || have >= 2 * wanted);
+}
+
 /* The next split step from ix toward `target` buckets; 0 if there is none. */
 static inline int hive_next_split(hive_index ix, uint64_t target, hive_resize_step *step)
 {

@@ -104,7 +104,7 @@ static void settle_stash(hive_cpu_table *ct)
     if (__atomic_load_n(&s->stash_live, __ATOMIC_RELAXED) > 0)
         run_step(ct, HIVE_RESIZE_DRAIN, NULL, s->ix, 0, stash_slots);
     uint64_t wanted = hive_cpu_stash_buckets_for(ct, s->buckets);
-    if (wanted == 0 || (wanted < 2 * s->stash_buckets && s->stash_buckets < 2 * wanted))
+    if (!hive_stash_needs_resize(s->stash_buckets, wanted))
         return;
     hive_cpu_store bigger;
     memset(&bigger, 0, sizeof bigger);

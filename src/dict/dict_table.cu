@@ -406,7 +406,7 @@ static hive_status settle_stash(hive_table *t, hive_dict *d, hive_stream stream)
     if (stash_slots != 0)
         HIVE_TRY(hive_dict_resize_op(d, HIVE_RESIZE_DRAIN, NULL, d->view.ix, 0, stash_slots, &moved, stream));
     uint64_t wanted = stash_buckets_for(t->config.stash_fraction, d->buckets);
-    if (wanted == 0 || (wanted < 2 * d->view.stash_buckets && d->view.stash_buckets < 2 * wanted))
+    if (!hive_stash_needs_resize(d->view.stash_buckets, wanted))
         return HIVE_SUCCESS;
     hive_view to = d->view;
     if (alloc_stash(d, &to, wanted, (cudaStream_t)stream, resize_call) != HIVE_SUCCESS) {

@@ -322,8 +322,14 @@ static hive_status run_batch(hive_table *t, const hive_batch *caller_batch, int 
     hive_batch batch = *caller_batch;
     const hive_batch *b = &batch;
     uint8_t *own_results = NULL;
-    if (may_insert && batch.results == NULL) /* retry_full needs to know which keys */
+    if (may_insert && batch.results == NULL && batch.n > 0) {
+        /* retry_full needs to know which keys, and the CUDA backend marks there
+         * the inserts it finishes in a second kernel (backend.h) */
         batch.results = own_results = t->ops->results_alloc(t, batch.n, stream);
+        if (own_results == NULL)
+            return hive_fail(HIVE_ERROR_OUT_OF_MEMORY, call, "no memory for the %llu per-key results of the batch",
+                             (unsigned long long)batch.n);
+    }
     pthread_rwlock_rdlock(&t->resize_lock);
     hive_status s = HIVE_SUCCESS;
     if (may_insert) {

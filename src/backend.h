@@ -25,7 +25,7 @@ typedef struct hive_batch {
     const void *values_in; /* table memory, (n): UPSERT values; NULL when no op needs them */
     void *values_out;      /* table memory, (n): FIND output, or NULL (may alias values_in) */
     uint8_t *found;        /* table memory, (n) 1/0 for FIND, or NULL */
-    uint8_t *results;      /* table memory, (n) hive_result, or NULL */
+    uint8_t *results;      /* table memory, (n) hive_result; NULL only if no op of the batch inserts */
 } hive_batch;
 
 /* What a batch did, summed over its keys (host memory). */

@@ -9,4 +9,14 @@
 #define HIVE_HD static inline
 #endif
 
+/* Loop unrolling for nvcc (a GPU thread's independent loads must be issued
+ * together); host compilers leave the loop as it is. */
+#ifdef __CUDACC__
+#define HIVE_UNROLL _Pragma("unroll")
+#define HIVE_NO_UNROLL _Pragma("unroll 1")
+#else
+#define HIVE_UNROLL
+#define HIVE_NO_UNROLL
+#endif
+
 #endif

@@ -47,6 +47,7 @@
 
 #include "../hash/bithash.h"
 #include "atomics.h"
+#include "platform.h"
 #include "combine.h"
 #include "index.h"
 #include "resize_plan.h"
@@ -63,6 +64,8 @@
 #define HIVE_R_ERASED 6
 #define HIVE_R_REJECTED_RESERVED 7
 #define HIVE_R_REJECTED_FULL 8
+/* Internal, never a result: the key needs the locked path of an insert. */
+#define HIVE_R_DEFER 0x40
 
 /* Insert steps (hive_stats.insert_steps). */
 #define HIVE_STEP_REPLACE 0
@@ -72,6 +75,9 @@
 
 /* Longest cuckoo chain a thread records (config.max_evictions is clamped). */
 #define HIVE_MAX_CHAIN 32
+/* Candidates whose rooms hive_evict_near reads together (S = 4..32: a
+ * multiple of 4 divides 2S). */
+#define HIVE_NEAR_GROUP 4
 /* Times an insert looks for a new chain after others broke its chains. */
 #define HIVE_EVICT_RETRIES 16
 /* Stash buckets a key may probe, starting at its stash home bucket. */

@@ -205,6 +205,10 @@ HIVE_PROTO int P_SUFFIX(hive_stash_in_use)(const hive_view *v, P_GEOM_PARAM, uin
            P_STASH_USED(v, hive_stash_home(h1, h2, v->stash_buckets));
 }
 
+/* The key's two hashes, for callers that run an operation in parts. */
+HIVE_PROTO uint32_t P_SUFFIX(hive_hash1)(P_KEY k) { return P_HASH1(k); }
+HIVE_PROTO uint32_t P_SUFFIX(hive_hash2)(P_KEY k) { return P_HASH2(k); }
+
 /* ---------------------------------------------------------------- find */
 
 /* Returns HIVE_R_FOUND (value in *out) or HIVE_R_NOT_FOUND. */
@@ -361,6 +365,82 @@ HIVE_PROTO int P_SUFFIX(hive_apply_chain)(P_GEOM_PARAM, P_SUFFIX(hive_link) * ch
     return 0;
 }
 
+/* The first pair of bucket b that may move (R5) to a second bucket with
+ * room.  That bucket has room exactly when its last slot is free (free slots
+ * are a suffix, R2), so one word per pair tells; the words of a group of
+ * HIVE_NEAR_GROUP slots, then their rooms, are loaded before any is looked
+ * at, so a bucket costs two round trips per group instead of two per pair.
+ * Returns 1 with the pair as seen (*victim) and its second bucket (*dest). */
+HIVE_PROTO int P_SUFFIX(hive_movable_with_room)(const hive_view *v, P_GEOM_PARAM, uint64_t b,
+                                                P_SUFFIX(hive_link) * victim, uint64_t *dest)
+{
+    P_SLOT *bucket = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b, P_S);
+    int found = 0;
+HIVE_NO_UNROLL
+    for (uint32_t group = 0; group < P_S && !found; group += HIVE_NEAR_GROUP) {
+        P_SLOT word[HIVE_NEAR_GROUP];
+        uint64_t to[HIVE_NEAR_GROUP];
+        int movable[HIVE_NEAR_GROUP];
+HIVE_UNROLL
+        for (uint32_t j = 0; j < HIVE_NEAR_GROUP; j++) {
+            word[j] = P_LOAD_ONE(bucket + group + j);
+            movable[j] = P_SUFFIX(hive_movable)(v, word[j], b, &to[j]);
+        }
+        P_SLOT last[HIVE_NEAR_GROUP];
+HIVE_UNROLL
+        for (uint32_t j = 0; j < HIVE_NEAR_GROUP; j++)
+            last[j] = movable[j] ? P_LOAD_ONE(P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, to[j], P_S) + P_S - 1)
+                                 : P_MAKE(P_TOMB, 0);
+HIVE_UNROLL
+        for (uint32_t j = HIVE_NEAR_GROUP; j-- > 0;) /* the first with room wins */
+            if (P_KEY_OF(last[j]) >= P_VACANT) {
+                victim->slot = bucket + group + j;
+                victim->word = word[j];
+                *dest = to[j];
+                found = 1;
+            }
+    }
+    return found;
+}
+
+/* Eviction by a breadth-first search two moves deep: first every pair of b1
+ * and b2 that could move straight to a bucket with room, then every pair of
+ * their second buckets.  Found chains are carried out once the search is
+ * over, so that the lanes of a warp that all evict (the deferred-keys kernel)
+ * leave the search together and issue the atomics of one copy of the move
+ * together; hive_evict's walk, one dependent read after another and a copy of
+ * the move per branch, is left for the few keys this does not place.  Called
+ * holding b1's lock.  Returns the keys moved (1 or 2), or 0 if no such chain
+ * exists or another thread changed it first. */
+HIVE_PROTO int P_SUFFIX(hive_evict_near)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P_VAL val, uint64_t b1,
+                                         uint64_t b2)
+{
+    P_SUFFIX(hive_link) chain[2] = {{0, 0}, {0, 0}};
+    uint64_t dest = 0;
+    int depth = P_SUFFIX(hive_movable_with_room)(v, P_GEOM_ARG, b1, &chain[0], &dest) ||
+                (b2 != b1 && P_SUFFIX(hive_movable_with_room)(v, P_GEOM_ARG, b2, &chain[0], &dest));
+    uint32_t candidates = b2 != b1 ? 2 * P_S : P_S;
+HIVE_NO_UNROLL
+    for (uint32_t c = 0; c < candidates && depth == 0; c++) {
+        uint64_t b = c < P_S ? b1 : b2;
+        chain[0].slot = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b, P_S) + c % P_S;
+        chain[0].word = P_LOAD_ONE(chain[0].slot);
+        uint64_t via = 0;
+        if (P_SUFFIX(hive_movable)(v, chain[0].word, b, &via) &&
+            P_SUFFIX(hive_movable_with_room)(v, P_GEOM_ARG, via, &chain[1], &dest))
+            depth = 2;
+    }
+    if (depth == 0)
+        return 0;
+    P_SLOT *dest_bucket = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, dest, P_S);
+    P_SUFFIX(hive_scan) ds = P_SUFFIX(hive_scan_bucket)(dest_bucket, P_GEOM_ARG, P_KEY_OF(chain[depth - 1].word));
+    if (ds.match >= 0 || ds.free < 0)
+        return 0; /* stale, or the room was taken */
+    if (!P_SUFFIX(hive_apply_chain)(P_GEOM_ARG, chain, depth, dest_bucket + ds.free, ds.word, P_MAKE(k, val)))
+        return 0;
+    return depth;
+}
+
 /* Looks for a displacement chain of at most max_evictions moves that frees a
  * slot for k in b1 or b2, and carries it out.  Called holding b1's lock.
  * Returns the number of keys moved, 0 if no chain was found, or -1 if chains
@@ -498,7 +578,9 @@ HIVE_PROTO int P_SUFFIX(hive_insert_locked)(const hive_view *v, P_GEOM_PARAM, P_
                 return HIVE_R_INSERTED;
             continue;
         }
-        int moved = P_SUFFIX(hive_evict)(v, P_GEOM_ARG, k, val, h1, b1, b2);
+        int moved = P_SUFFIX(hive_evict_near)(v, P_GEOM_ARG, k, val, b1, b2);
+        if (!moved)
+            moved = P_SUFFIX(hive_evict)(v, P_GEOM_ARG, k, val, h1, b1, b2);
         if (moved > 0) {
             *step = HIVE_STEP_EVICT;
             *moves = (uint32_t)moved;
@@ -522,15 +604,15 @@ HIVE_PROTO int P_SUFFIX(hive_insert_locked)(const hive_view *v, P_GEOM_PARAM, P_
     }
 }
 
-/* Inserts k, or combines val into its value (mode: HIVE_CMB_*).  Returns
- * HIVE_R_INSERTED, HIVE_R_UPDATED, HIVE_R_EXISTED or HIVE_R_REJECTED_FULL;
- * *step is the insert step that finished it, *moves the keys eviction moved. */
-HIVE_PROTO int P_SUFFIX(hive_upsert_hashed)(const hive_view *v, P_GEOM_PARAM, P_KEY k, uint32_t h1,
-                                            uint32_t h2, P_VAL val, int mode, int *step,
-                                            uint32_t *moves)
+/* The lock-free part of an insert (R2): updates k where it is, or claims a
+ * frontier slot for it.  Returns HIVE_R_INSERTED, HIVE_R_UPDATED or
+ * HIVE_R_EXISTED, or HIVE_R_DEFER when k needs the locked path (R3: neither
+ * bucket has a free slot) or a bucket holds a frozen slot that may be k in
+ * flight.  *step tells which insert step finished it. */
+HIVE_PROTO int P_SUFFIX(hive_upsert_lockfree)(const hive_view *v, P_GEOM_PARAM, P_KEY k, uint32_t h1,
+                                              uint32_t h2, P_VAL val, int mode, int *step)
 {
-    *moves = 0;
-    for (unsigned round = 0;; round++) {
+    for (;;) {
         uint64_t b1 = hive_bucket_of(v->ix, h1);
         P_SLOT *bucket1 = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b1, P_S);
         P_SUFFIX(hive_scan) s1 = P_SUFFIX(hive_scan_bucket)(bucket1, P_GEOM_ARG, k);
@@ -541,7 +623,7 @@ HIVE_PROTO int P_SUFFIX(hive_upsert_hashed)(const hive_view *v, P_GEOM_PARAM, P_
                 return r;
             continue;
         }
-        if (s1.ended) { /* R2: claim-then-commit at b1's frontier, lock-free */
+        if (s1.ended) { /* R2: claim-then-commit at b1's frontier */
             if (P_CAS(bucket1 + s1.free, s1.word, P_MAKE(k, val)) == s1.word) {
                 *step = HIVE_STEP_CLAIM;
                 return HIVE_R_INSERTED;
@@ -565,6 +647,13 @@ HIVE_PROTO int P_SUFFIX(hive_upsert_hashed)(const hive_view *v, P_GEOM_PARAM, P_
             moving |= s2.moving;
             second_has_empty = s2.ended;
         }
+        /* R2: b1's VACANT frontier, once k is in neither b2 nor the stash;
+         * or, b1 being full, b2's frontier.  Without one, or with a frozen
+         * slot that may be k in flight, k needs the locked path, which also
+         * looks in the stash. */
+        P_SLOT *frontier = s1.free >= 0 ? bucket1 + s1.free : s2.free >= 0 ? bucket2 + s2.free : 0;
+        if (moving || !frontier)
+            return HIVE_R_DEFER;
         if (!second_has_empty && P_SUFFIX(hive_stash_in_use)(v, P_GEOM_ARG, h1, h2)) {
             P_SUFFIX(hive_stash_scan) st = P_SUFFIX(hive_scan_stash)(v, P_GEOM_ARG, k, h1, h2);
             if (st.match) {
@@ -574,26 +663,42 @@ HIVE_PROTO int P_SUFFIX(hive_upsert_hashed)(const hive_view *v, P_GEOM_PARAM, P_
                 continue;
             }
         }
-        if (moving) {
-            hive_backoff(round);
-            continue; /* k itself may be frozen in b1, on its way to b2 */
+        P_SLOT seen = s1.free >= 0 ? s1.word : s2.word;
+        if (P_CAS(frontier, seen, P_MAKE(k, val)) == seen) {
+            *step = HIVE_STEP_CLAIM;
+            return HIVE_R_INSERTED;
         }
-        /* R2: b1's VACANT frontier, now that k is in neither b2 nor the
-         * stash; or, b1 being full, b2's frontier.  Still lock-free. */
-        P_SLOT *frontier = s1.free >= 0 ? bucket1 + s1.free : s2.free >= 0 ? bucket2 + s2.free : 0;
-        if (frontier) {
-            P_SLOT seen = s1.free >= 0 ? s1.word : s2.word;
-            if (P_CAS(frontier, seen, P_MAKE(k, val)) == seen) {
-                *step = HIVE_STEP_CLAIM;
-                return HIVE_R_INSERTED;
-            }
-            continue;
-        }
-        P_LOCK(v, b1);
-        int r = P_SUFFIX(hive_insert_locked)(v, P_GEOM_ARG, k, val, mode, h1, h2, step, moves);
-        P_UNLOCK(v, b1);
-        return r;
     }
+}
+
+/* The locked part of an insert, for a key hive_upsert_lockfree deferred:
+ * under b1's lock, which waits out frozen slots and places k (R3). */
+HIVE_PROTO int P_SUFFIX(hive_upsert_deferred)(const hive_view *v, P_GEOM_PARAM, P_KEY k, uint32_t h1,
+                                              uint32_t h2, P_VAL val, int mode, int *step,
+                                              uint32_t *moves)
+{
+    uint64_t b1 = hive_bucket_of(v->ix, h1);
+    *moves = 0;
+    P_LOCK(v, b1);
+    int r = P_SUFFIX(hive_insert_locked)(v, P_GEOM_ARG, k, val, mode, h1, h2, step, moves);
+    P_UNLOCK(v, b1);
+    return r;
+}
+
+/* Inserts k, or combines val into its value (mode: HIVE_CMB_*).  Returns
+ * HIVE_R_INSERTED, HIVE_R_UPDATED, HIVE_R_EXISTED or HIVE_R_REJECTED_FULL;
+ * *step is the insert step that finished it, *moves the keys eviction moved.
+ * The GPU runs the two parts apart (dict_kernels.cuh): deferred keys go to a
+ * second launch, so that no warp waits on one lane's locked path. */
+HIVE_PROTO int P_SUFFIX(hive_upsert_hashed)(const hive_view *v, P_GEOM_PARAM, P_KEY k, uint32_t h1,
+                                            uint32_t h2, P_VAL val, int mode, int *step,
+                                            uint32_t *moves)
+{
+    *moves = 0;
+    int r = P_SUFFIX(hive_upsert_lockfree)(v, P_GEOM_ARG, k, h1, h2, val, mode, step);
+    if (r != HIVE_R_DEFER)
+        return r;
+    return P_SUFFIX(hive_upsert_deferred)(v, P_GEOM_ARG, k, h1, h2, val, mode, step, moves);
 }
 
 HIVE_PROTO int P_SUFFIX(hive_upsert)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P_VAL val, int mode,

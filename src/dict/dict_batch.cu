@@ -21,12 +21,19 @@ extern "C" const hive_geometry_kernels *hive_dict_kernels(uint32_t width, uint32
     return NULL;
 }
 
-/* Enough resident blocks to fill the GPU (for n items of `lanes` threads
- * each); the grid-stride loop does the rest. */
-static unsigned grid_for(const hive_dict *d, uint64_t n, uint32_t lanes)
+/* Enough blocks to fill the GPU once (for n items of `lanes` threads each):
+ * as many as can be resident together, so that the grid-stride loop runs in
+ * one wave and no SM idles through a last, partly filled one. */
+static unsigned grid_for(const hive_dict *d, const void *kernel, uint64_t n, uint32_t lanes)
 {
+    int per_sm = 0;
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, HIVE_THREADS, 0) != cudaSuccess ||
+        per_sm < 1) {
+        cudaGetLastError(); /* not sticky; the launch reports what is wrong */
+        per_sm = 1;
+    }
     uint64_t blocks = (n * lanes + HIVE_THREADS - 1) / HIVE_THREADS;
-    uint64_t cap = (uint64_t)d->sm_count * 32;
+    uint64_t cap = (uint64_t)d->sm_count * (uint64_t)per_sm;
     return (unsigned)(blocks < cap ? (blocks ? blocks : 1) : cap);
 }
 
@@ -70,16 +77,22 @@ static hive_status with_counters(hive_dict *d, cudaStream_t s, const char *call,
 
 typedef struct batch_launch {
     hive_batch_kernel kernel;
-    unsigned grid;
+    hive_batch_kernel deferred; /* or NULL */
+    const hive_dict *d;
+    uint32_t lanes; /* per key, of `kernel` */
     cudaStream_t stream;
-    const hive_view *view;
     const hive_batch *batch;
 } batch_launch;
 
 static void launch_batch(void *ctx, uint64_t *counters)
 {
     const batch_launch *l = (const batch_launch *)ctx;
-    l->kernel<<<l->grid, HIVE_THREADS, 0, l->stream>>>(*l->view, *l->batch, counters);
+    uint64_t n = l->batch->n;
+    l->kernel<<<grid_for(l->d, (const void *)l->kernel, n, l->lanes), HIVE_THREADS, 0, l->stream>>>(
+        l->d->view, *l->batch, counters);
+    if (l->deferred != NULL) /* returns at once when counters say nothing was deferred */
+        l->deferred<<<grid_for(l->d, (const void *)l->deferred, n, 1), HIVE_THREADS, 0, l->stream>>>(
+            l->d->view, *l->batch, counters);
 }
 
 extern "C" hive_status hive_dict_run(hive_table *t, const hive_batch *b, hive_batch_outcome *out,
@@ -91,7 +104,8 @@ extern "C" hive_status hive_dict_run(hive_table *t, const hive_batch *b, hive_ba
                                : b->op == HIVE_OP_FIND  ? k->find
                                : b->op == HIVE_OP_ERASE ? k->erase
                                                         : k->upsert;
-    batch_launch l = {kernel, grid_for(d, b->n, d->lanes), (cudaStream_t)stream, &d->view, b};
+    hive_batch_kernel deferred = kernel == k->mixed || kernel == k->upsert ? k->deferred : NULL;
+    batch_launch l = {kernel, deferred, d, d->lanes, (cudaStream_t)stream, b};
     uint64_t c[HIVE_CTR_COUNT];
     HIVE_TRY(with_counters(d, (cudaStream_t)stream, "hive batch (CUDA)", launch_batch, &l, c));
     out->inserted = c[HIVE_CTR_INSERTED];
@@ -116,7 +130,7 @@ extern "C" hive_status hive_dict_retry_full(hive_table *t, const hive_batch *b, 
                                             hive_stream stream)
 {
     hive_dict *d = (hive_dict *)t->impl;
-    batch_launch l = {d->kernels->retry, grid_for(d, b->n, 1), (cudaStream_t)stream, &d->view, b};
+    batch_launch l = {d->kernels->retry, NULL, d, 1, (cudaStream_t)stream, b};
     uint64_t c[HIVE_CTR_COUNT];
     HIVE_TRY(with_counters(d, (cudaStream_t)stream, "hive batch retry (CUDA)", launch_batch, &l, c));
     out->inserted = c[HIVE_CTR_INSERTED];
@@ -156,7 +170,7 @@ extern "C" hive_status hive_dict_count_inserts(hive_table *t, const hive_batch *
                                                hive_stream stream)
 {
     hive_dict *d = (hive_dict *)t->impl;
-    count_launch l = {grid_for(d, b->n, 1), (cudaStream_t)stream, b};
+    count_launch l = {grid_for(d, (const void *)hive_count_inserts_kernel, b->n, 1), (cudaStream_t)stream, b};
     uint64_t c[HIVE_CTR_COUNT];
     HIVE_TRY(with_counters(d, (cudaStream_t)stream, "hive_apply (CUDA)", launch_count, &l, c));
     *count = c[HIVE_CTR_INSERTED];
@@ -181,7 +195,8 @@ static void launch_resize(void *ctx, uint64_t *counters)
     const resize_launch *l = (const resize_launch *)ctx;
     for (uint64_t at = l->begin; at < l->end; at += l->batch) {
         uint64_t end = l->end - at < l->batch ? l->end : at + l->batch;
-        l->d->kernels->resize<<<grid_for(l->d, end - at, 1), HIVE_THREADS, 0, l->stream>>>(
+        hive_resize_kernel k = l->d->kernels->resize;
+        k<<<grid_for(l->d, (const void *)k, end - at, 1), HIVE_THREADS, 0, l->stream>>>(
             (int)l->op, l->d->view, l->to != NULL ? *l->to : l->d->view, l->ix, at, end, counters);
     }
 }
@@ -225,8 +240,8 @@ static void launch_export(void *ctx, uint64_t *counters)
 extern "C" hive_status hive_dict_export(hive_dict *d, uint64_t capacity, void *keys, void *values,
                                         uint64_t *count, hive_stream stream)
 {
-    export_launch l = {grid_for(d, d->buckets * d->bucket_slots, 1), (cudaStream_t)stream, d, keys,
-                       values, capacity};
+    unsigned grid = grid_for(d, (const void *)d->kernels->export_pairs, d->buckets * d->bucket_slots, 1);
+    export_launch l = {grid, (cudaStream_t)stream, d, keys, values, capacity};
     uint64_t c[HIVE_CTR_COUNT];
     HIVE_TRY(with_counters(d, (cudaStream_t)stream, "hive_export (CUDA)", launch_export, &l, c));
     *count = c[HIVE_CTR_INSERTED];

@@ -29,11 +29,14 @@ static __device__ __forceinline__ void hive_tally_flush(const hive_tally *t, uin
 /* One element of a batch, carried out by one thread (SUFFIX kv32 or kv64,
  * GEOM the slots per bucket) or by a tile (SUFFIX kv32_tile, GEOM a
  * hive_geom).  Every lane of a tile computes the same outcome; its first lane
- * writes the outputs and tallies.  K is the key and value type. */
+ * writes the outputs and tallies.  K is the key and value type.  PART: 0 the
+ * whole operation; 1 only the lock-free part of an insert, which marks a key
+ * that needs the locked part HIVE_R_DEFER in b->results (never NULL for a
+ * batch that inserts) and counts it; 2 only the locked part, for such a key. */
 #define HIVE_DEFINE_ONE(name, GEOM_T, SUFFIX, WRITER, K, RESERVED)                          \
     static __device__ __forceinline__ void name(const hive_view *v, GEOM_T geom,            \
                                                 const hive_batch *b, uint64_t i, int op,     \
-                                                hive_tally *t)                               \
+                                                hive_tally *t, int part)                     \
     {                                                                                        \
         K key = ((const K *)b->keys)[i];                                                     \
         int writer = (WRITER);                                                               \
@@ -52,11 +55,17 @@ static __device__ __forceinline__ void hive_tally_flush(const hive_tally *t, uin
                 b->found[i] = r == HIVE_R_FOUND;                                             \
         } else if (op == HIVE_OP_INSERT || op == HIVE_OP_UPSERT) {                           \
             int step;                                                                        \
-            uint32_t moves;                                                                  \
+            uint32_t moves = 0;                                                              \
             int mode = op == HIVE_OP_INSERT ? HIVE_CMB_KEEP : (int)b->combine;               \
-            r = hive_upsert_##SUFFIX(v, geom, key, ((const K *)b->values_in)[i], mode,       \
-                                     &step, &moves);                                         \
-            if (r == HIVE_R_REJECTED_FULL) {                                                 \
+            K val = ((const K *)b->values_in)[i];                                            \
+            uint32_t h1 = hive_hash1_##SUFFIX(key), h2 = hive_hash2_##SUFFIX(key);           \
+            r = part == 2 ? HIVE_R_DEFER                                                     \
+                          : hive_upsert_lockfree_##SUFFIX(v, geom, key, h1, h2, val, mode, &step); \
+            if (r == HIVE_R_DEFER && part != 1)                                              \
+                r = hive_upsert_deferred_##SUFFIX(v, geom, key, h1, h2, val, mode, &step, &moves); \
+            if (r == HIVE_R_DEFER) {                                                         \
+                t->c[HIVE_CTR_DEFERRED] += writer;                                           \
+            } else if (r == HIVE_R_REJECTED_FULL) {                                          \
                 t->c[HIVE_CTR_FULL] += writer;                                               \
             } else {                                                                         \
                 t->c[HIVE_CTR_STEP0 + step] += writer;                                       \
@@ -82,12 +91,17 @@ HIVE_DEFINE_ONE(hive_dict_one_kv32_tile, hive_geom, kv32_tile, hive_tile_first(g
                 hive_k32_reserved)
 
 /* OP is a hive_op for a uniform batch, or -1 for a mixed batch (b.ops).  ONE
- * is the per-element function of the table's key width.
+ * is the per-element function of the table's key width.  Inserts run only
+ * their lock-free part here; hive_deferred_* runs the locked part of those
+ * that need it (both buckets full), all at once, after this kernel.  Run in
+ * place, each held up the 31 other lanes of its warp for the whole of its
+ * lock, rescans and eviction search, and made every thread of the kernel
+ * carry the locked path's registers and stack.
  * The warp steps through the grid-stride loop in lockstep (__syncwarp after
  * every element): left to drift, lanes that finished their key early run
- * ahead while others are in the slow path, and the warp then issues each
- * lane's dependent loads on its own (ncu: 3.8 active threads per warp at
- * load 0.9) instead of the slow lanes' loads together. */
+ * ahead while others wait on memory, and the warp then issues each lane's
+ * loads on its own (ncu: 3.8 active threads per warp at load 0.9) instead of
+ * all lanes' loads together. */
 #define HIVE_DEFINE_BATCH_KERNEL(name, S, OP, ONE)                                   \
     __global__ void __launch_bounds__(256) name(hive_view v, hive_batch b, uint64_t *counters) \
     {                                                                                \
@@ -97,10 +111,57 @@ HIVE_DEFINE_ONE(hive_dict_one_kv32_tile, hive_geom, kv32_tile, hive_tile_first(g
              w += stride) {                                                          \
             uint64_t i = w + (threadIdx.x & 31u);                                    \
             if (i < b.n)                                                             \
-                ONE(&v, S, &b, i, (OP) >= 0 ? (OP) : (int)b.ops[i], &t);             \
+                ONE(&v, S, &b, i, (OP) >= 0 ? (OP) : (int)b.ops[i], &t, 1);          \
             __syncwarp();                                                            \
         }                                                                            \
         hive_tally_flush(&t, counters);                                              \
+    }
+
+/* The locked part of the inserts a batch kernel deferred (results[i] ==
+ * HIVE_R_DEFER), one thread per key.  Each warp gathers its deferred keys
+ * 32 at a time in shared memory and runs them together: in place, a warp
+ * would hold the few deferred keys of each stretch of 32, and the locked
+ * path's latency would be paid once per stretch instead of once per 32 keys. */
+#define HIVE_DEFERRED_WARPS (256 / 32)
+#define HIVE_DEFINE_DEFERRED_KERNEL(W, S)                                                       \
+    __global__ void __launch_bounds__(256) hive_deferred_kv##W##_s##S(hive_view v, hive_batch b, \
+                                                                      uint64_t *counters)       \
+    {                                                                                           \
+        __shared__ uint64_t pending_all[HIVE_DEFERRED_WARPS][64];                               \
+        if (counters[HIVE_CTR_DEFERRED] == 0)                                                   \
+            return;                                                                             \
+        uint64_t *pending = pending_all[threadIdx.x / 32];                                      \
+        unsigned lane = threadIdx.x & 31u;                                                      \
+        hive_tally t = {};                                                                      \
+        uint32_t held = 0;                                                                      \
+        uint64_t stride = (uint64_t)gridDim.x * blockDim.x;                                     \
+        for (uint64_t w = (uint64_t)blockIdx.x * blockDim.x + (threadIdx.x & ~31u);; w += stride) { \
+            int more = w < b.n; /* the same in every lane */                                    \
+            uint64_t i = w + lane;                                                              \
+            int deferred = more && i < b.n && b.results[i] == HIVE_R_DEFER;                     \
+            uint32_t mask = __ballot_sync(0xffffffffu, deferred);                               \
+            if (deferred)                                                                       \
+                pending[held + __popc(mask & ((1u << lane) - 1u))] = i;                         \
+            held += __popc(mask);                                                               \
+            __syncwarp();                                                                       \
+            if (held >= 32 || (!more && held > 0)) {                                            \
+                if (lane < held) {                                                              \
+                    uint64_t k = pending[lane];                                                 \
+                    hive_dict_one_kv##W(&v, S, &b, k, b.ops != NULL ? (int)b.ops[k] : (int)b.op, &t, 2); \
+                }                                                                               \
+                __syncwarp();                                                                   \
+                uint32_t rest = held > 32 ? held - 32 : 0;                                      \
+                uint64_t moved = lane < rest ? pending[32 + lane] : 0;                          \
+                __syncwarp();                                                                   \
+                if (lane < rest)                                                                \
+                    pending[lane] = moved;                                                      \
+                __syncwarp();                                                                   \
+                held = rest;                                                                    \
+            }                                                                                   \
+            if (!more && held == 0)                                                             \
+                break;                                                                          \
+        }                                                                                       \
+        hive_tally_flush(&t, counters);                                                         \
     }
 
 /* A tile of T lanes per key: key i goes to the i-th tile of the grid. */
@@ -111,16 +172,18 @@ HIVE_DEFINE_ONE(hive_dict_one_kv32_tile, hive_geom, kv32_tile, hive_tile_first(g
         hive_tally t = {};                                                           \
         uint64_t stride = (uint64_t)gridDim.x * blockDim.x / T;                      \
         for (uint64_t i = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) / T; i < b.n; i += stride) \
-            hive_dict_one_kv32_tile(&v, g, &b, i, (OP) >= 0 ? (OP) : (int)b.ops[i], &t); \
+            hive_dict_one_kv32_tile(&v, g, &b, i, (OP) >= 0 ? (OP) : (int)b.ops[i], &t, 0); \
         hive_tally_flush(&t, counters);                                              \
     }
 
-/* The four batch kernels of one bucket size and width (W: 32 or 64). */
+/* The four batch kernels of one bucket size and width (W: 32 or 64), and the
+ * one that finishes their deferred inserts. */
 #define HIVE_DEFINE_BATCH_KERNELS(W, S)                                                          \
     HIVE_DEFINE_BATCH_KERNEL(hive_find_kv##W##_s##S, S, HIVE_OP_FIND, hive_dict_one_kv##W)       \
     HIVE_DEFINE_BATCH_KERNEL(hive_upsert_kv##W##_s##S, S, HIVE_OP_UPSERT, hive_dict_one_kv##W)   \
     HIVE_DEFINE_BATCH_KERNEL(hive_erase_kv##W##_s##S, S, HIVE_OP_ERASE, hive_dict_one_kv##W)     \
-    HIVE_DEFINE_BATCH_KERNEL(hive_mixed_kv##W##_s##S, S, -1, hive_dict_one_kv##W)
+    HIVE_DEFINE_BATCH_KERNEL(hive_mixed_kv##W##_s##S, S, -1, hive_dict_one_kv##W)                \
+    HIVE_DEFINE_DEFERRED_KERNEL(W, S)
 
 /* The four tile kernels of one KV32 geometry. */
 #define HIVE_DEFINE_TILE_KERNELS(S, T)                                                  \
@@ -139,7 +202,7 @@ HIVE_DEFINE_ONE(hive_dict_one_kv32_tile, hive_geom, kv32_tile, hive_tile_first(g
         uint64_t stride = (uint64_t)gridDim.x * blockDim.x;                                     \
         for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < b.n; i += stride) \
             if (b.results[i] == HIVE_R_REJECTED_FULL)                                           \
-                hive_dict_one_kv##W(&v, S, &b, i, b.ops != NULL ? (int)b.ops[i] : (int)b.op, &t); \
+                hive_dict_one_kv##W(&v, S, &b, i, b.ops != NULL ? (int)b.ops[i] : (int)b.op, &t, 0); \
         hive_tally_flush(&t, counters);                                                         \
     }
 

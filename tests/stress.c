@@ -1,7 +1,7 @@
 /* stress.c — many host threads on one table at once, each with its own
  * stream (so that on a CUDA table their launches run concurrently):
  *
- *   hive-stress <kv32|kv64> [disjoint|add|keep|mixed|growrace ...]
+ *   hive-stress <kv32|kv64> [disjoint|add|keep|mixed|growrace|fill ...]
  *               [--backend cpu|cuda] [--threads T] [--scale S]
  *
  *   disjoint  every thread inserts its own keys in batches of 1..2048 while
@@ -25,6 +25,10 @@
  *   growrace  all threads released at once, each inserting one batch that
  *             fits a fresh table alone but not together with the others:
  *             no key may be REJECTED_FULL (growth must see every batch).
+ *   fill      one thread, one batch of new keys into a fresh table of
+ *             pinned capacity, up to load 0.9: the batch's own concurrency
+ *             (on the GPU: every key at once, a tenth of them evicting) is
+ *             the stress; afterwards every key is found with its value.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
@@ -684,6 +688,53 @@ static void scenario_growrace(void)
     free(keys);
 }
 
+/* ---------------------------------------------------------------- fill */
+
+static void scenario_fill(void)
+{
+    const ht_target *t = &target;
+    size_t n = (size_t)(scale * (1 << 21));
+    unsigned rounds = t->backend == HIVE_BACKEND_CUDA ? 8 : 2;
+    uint64_t *keys = malloc(n * sizeof *keys);
+    ht_rng rng;
+    ht_rng_seed(&rng, 907);
+    ht_batch b;
+    ht_batch_init(&b, t, n);
+    b.n = n;
+    for (unsigned round = 0; round < rounds; round++) {
+        ht_context("stress fill %s: round %u, %zu keys to load 0.9", t->width_name, round, n);
+        hive_config c = ht_config(t);
+        c.initial_capacity = (uint64_t)((double)n / 0.9) + 1;
+        c.min_load_factor = 0;
+        c.max_load_factor = 1.0; /* pinned: the batch fits without growth */
+        hive_table *table = ht_open(t, &c);
+        ht_unique_keys(t, &rng, keys, n, NULL);
+        for (size_t i = 0; i < n; i++) {
+            ht_put(t, b.keys, i, keys[i]);
+            ht_put(t, b.values, i, value_of(keys[i]));
+        }
+        memset(b.results, HT_FLAG_POISON, n);
+        HT_CHECK_STATUS(hive_insert(table, n, b.keys, b.values, HIVE_COMBINE_ASSIGN, b.results, b.stream),
+                        HIVE_SUCCESS, "insert %zu new keys in one batch", n);
+        size_t bad = 0;
+        for (size_t i = 0; i < n; i++)
+            bad += b.results[i] != HIVE_RESULT_INSERTED;
+        HT_CHECK_EQ(bad, 0, "keys not reported INSERTED");
+        memset(b.found, HT_FLAG_POISON, n);
+        HT_MUST(hive_find(table, n, b.keys, b.values, b.found, b.stream));
+        bad = 0;
+        for (size_t i = 0; i < n; i++)
+            bad += b.found[i] != 1 || ht_get(t, b.values, i) != value_of(keys[i]);
+        HT_CHECK_EQ(bad, 0, "inserted keys not found, or found with another value");
+        hive_stats st;
+        HT_MUST(hive_stats_get(table, &st));
+        HT_CHECK_EQ(st.size, n, "size after the fill");
+        ht_close(table);
+    }
+    ht_batch_free(&b);
+    free(keys);
+}
+
 int main(int argc, char **argv)
 {
     static char name[128];
@@ -692,9 +743,9 @@ int main(int argc, char **argv)
         void (*run)(void);
     } scenarios[] = {{"disjoint", scenario_disjoint}, {"add", scenario_add},
                      {"keep", scenario_keep},         {"mixed", scenario_mixed},
-                     {"growrace", scenario_growrace}};
+                     {"growrace", scenario_growrace}, {"fill", scenario_fill}};
     enum { SCENARIOS = sizeof scenarios / sizeof scenarios[0] };
-    const char *usage = "<kv32|kv64> [disjoint|add|keep|mixed|growrace ...] [--backend cpu|cuda] "
+    const char *usage = "<kv32|kv64> [disjoint|add|keep|mixed|growrace|fill ...] [--backend cpu|cuda] "
                         "[--threads T] [--scale S]";
     hive_backend backend = HIVE_BACKEND_CPU;
     hive_key_width width = HIVE_KV32;

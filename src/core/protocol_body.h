@@ -426,9 +426,18 @@ HIVE_NO_UNROLL
         chain[0].slot = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b, P_S) + c % P_S;
         chain[0].word = P_LOAD_ONE(chain[0].slot);
         uint64_t via = 0;
-        if (P_SUFFIX(hive_movable)(v, chain[0].word, b, &via) &&
-            P_SUFFIX(hive_movable_with_room)(v, P_GEOM_ARG, via, &chain[1], &dest))
+        if (!P_SUFFIX(hive_movable)(v, chain[0].word, b, &via))
+            continue;
+        /* The slot may hold another pair than the first search saw (other
+         * threads' chains pass through b1 and b2), so `via` may have room:
+         * then the pair moves there.  Only out of a bucket with no free slot
+         * (never again) may a pair move on to its second bucket (R4). */
+        if (P_KEY_OF(P_LOAD_ONE(P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, via, P_S) + P_S - 1)) >= P_VACANT) {
+            dest = via;
+            depth = 1;
+        } else if (P_SUFFIX(hive_movable_with_room)(v, P_GEOM_ARG, via, &chain[1], &dest)) {
             depth = 2;
+        }
     }
     if (depth == 0)
         return 0;

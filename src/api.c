@@ -327,7 +327,8 @@ static hive_status run_batch(hive_table *t, const hive_batch *caller_batch, int 
          * the inserts it finishes in a second kernel (backend.h) */
         batch.results = own_results = t->ops->results_alloc(t, batch.n, stream);
         if (own_results == NULL)
-            return hive_fail(HIVE_ERROR_OUT_OF_MEMORY, call, "no memory for the %llu per-key results of the batch",
+            return hive_fail(HIVE_ERROR_OUT_OF_MEMORY, call,
+                             "no memory for the %llu per-key results of the batch",
                              (unsigned long long)batch.n);
     }
     pthread_rwlock_rdlock(&t->resize_lock);

@@ -170,7 +170,8 @@ extern "C" hive_status hive_dict_count_inserts(hive_table *t, const hive_batch *
                                                hive_stream stream)
 {
     hive_dict *d = (hive_dict *)t->impl;
-    count_launch l = {grid_for(d, (const void *)hive_count_inserts_kernel, b->n, 1), (cudaStream_t)stream, b};
+    unsigned grid = grid_for(d, (const void *)hive_count_inserts_kernel, b->n, 1);
+    count_launch l = {grid, (cudaStream_t)stream, b};
     uint64_t c[HIVE_CTR_COUNT];
     HIVE_TRY(with_counters(d, (cudaStream_t)stream, "hive_apply (CUDA)", launch_count, &l, c));
     *count = c[HIVE_CTR_INSERTED];

@@ -64,8 +64,10 @@
 #define HIVE_R_ERASED 6
 #define HIVE_R_REJECTED_RESERVED 7
 #define HIVE_R_REJECTED_FULL 8
-/* Internal, never a result: the key needs the locked path of an insert. */
+/* Internal, never a result: the key needs the locked path of an insert; and
+ * the short form of that path found no one-move eviction for it. */
 #define HIVE_R_DEFER 0x40
+#define HIVE_R_DEFER_DEEP 0x41
 
 /* Insert steps (hive_stats.insert_steps). */
 #define HIVE_STEP_REPLACE 0

@@ -370,12 +370,24 @@ HIVE_PROTO int P_SUFFIX(hive_apply_chain)(P_GEOM_PARAM, P_SUFFIX(hive_link) * ch
  * are a suffix, R2), so one word per pair tells; the words of a group of
  * HIVE_NEAR_GROUP slots, then their rooms, are loaded before any is looked
  * at, so a bucket costs two round trips per group instead of two per pair.
- * Returns 1 with the pair as seen (*victim) and its second bucket (*dest). */
+ * Returns 1 with the pair as seen (*victim) and its second bucket (*dest).
+ * For a walk (`walk` not NULL) it also sets *walk to a movable pair whose
+ * second bucket has no room (the first from slot `start` on, cyclically), and
+ * *walk_dest to that bucket, to go on from; and *tomb to b's first TOMB, which
+ * the pair moved into b may take; a link's slot is NULL where there is none. */
 HIVE_PROTO int P_SUFFIX(hive_movable_with_room)(const hive_view *v, P_GEOM_PARAM, uint64_t b,
-                                                P_SUFFIX(hive_link) * victim, uint64_t *dest)
+                                                P_SUFFIX(hive_link) * victim, uint64_t *dest,
+                                                uint32_t start, P_SUFFIX(hive_link) * walk,
+                                                uint64_t *walk_dest, P_SUFFIX(hive_link) * tomb)
 {
     P_SLOT *bucket = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b, P_S);
+    uint32_t walk_rank = P_S;
     int found = 0;
+    if (walk) {
+        walk->slot = 0;
+        tomb->slot = 0;
+        tomb->word = 0;
+    }
 HIVE_NO_UNROLL
     for (uint32_t group = 0; group < P_S && !found; group += HIVE_NEAR_GROUP) {
         P_SLOT word[HIVE_NEAR_GROUP];
@@ -392,13 +404,23 @@ HIVE_UNROLL
             last[j] = movable[j] ? P_LOAD_ONE(P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, to[j], P_S) + P_S - 1)
                                  : P_MAKE(P_TOMB, 0);
 HIVE_UNROLL
-        for (uint32_t j = HIVE_NEAR_GROUP; j-- > 0;) /* the first with room wins */
+        for (uint32_t j = HIVE_NEAR_GROUP; j-- > 0;) { /* the first with room wins */
             if (P_KEY_OF(last[j]) >= P_VACANT) {
                 victim->slot = bucket + group + j;
                 victim->word = word[j];
                 *dest = to[j];
                 found = 1;
+            } else if (walk && movable[j] && (group + j + P_S - start) % P_S < walk_rank) {
+                walk_rank = (group + j + P_S - start) % P_S;
+                walk->slot = bucket + group + j;
+                walk->word = word[j];
+                *walk_dest = to[j];
             }
+            if (walk && P_KEY_OF(word[j]) == P_TOMB) {
+                tomb->slot = bucket + group + j;
+                tomb->word = word[j];
+            }
+        }
     }
     return found;
 }
@@ -409,17 +431,18 @@ HIVE_UNROLL
  * over, so that the lanes of a warp that all evict (the deferred-keys kernel)
  * leave the search together and issue the atomics of one copy of the move
  * together; hive_evict's walk, one dependent read after another and a copy of
- * the move per branch, is left for the few keys this does not place.  Called
- * holding b1's lock.  Returns the keys moved (1 or 2), or 0 if no such chain
- * exists or another thread changed it first. */
+ * the move per branch, is left for the few keys this does not place.  With
+ * deep == 0 only the first level is searched (one move).  Called holding b1's
+ * lock.  Returns the keys moved (1 or 2), or 0 if no such chain exists or
+ * another thread changed it first. */
 HIVE_PROTO int P_SUFFIX(hive_evict_near)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P_VAL val, uint64_t b1,
-                                         uint64_t b2)
+                                         uint64_t b2, int deep)
 {
     P_SUFFIX(hive_link) chain[2] = {{0, 0}, {0, 0}};
     uint64_t dest = 0;
-    int depth = P_SUFFIX(hive_movable_with_room)(v, P_GEOM_ARG, b1, &chain[0], &dest) ||
-                (b2 != b1 && P_SUFFIX(hive_movable_with_room)(v, P_GEOM_ARG, b2, &chain[0], &dest));
-    uint32_t candidates = b2 != b1 ? 2 * P_S : P_S;
+    int depth = P_SUFFIX(hive_movable_with_room)(v, P_GEOM_ARG, b1, &chain[0], &dest, 0, 0, 0, 0) ||
+                (b2 != b1 && P_SUFFIX(hive_movable_with_room)(v, P_GEOM_ARG, b2, &chain[0], &dest, 0, 0, 0, 0));
+    uint32_t candidates = !deep ? 0 : b2 != b1 ? 2 * P_S : P_S;
 HIVE_NO_UNROLL
     for (uint32_t c = 0; c < candidates && depth == 0; c++) {
         uint64_t b = c < P_S ? b1 : b2;
@@ -435,7 +458,7 @@ HIVE_NO_UNROLL
         if (P_KEY_OF(P_LOAD_ONE(P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, via, P_S) + P_S - 1)) >= P_VACANT) {
             dest = via;
             depth = 1;
-        } else if (P_SUFFIX(hive_movable_with_room)(v, P_GEOM_ARG, via, &chain[1], &dest)) {
+        } else if (P_SUFFIX(hive_movable_with_room)(v, P_GEOM_ARG, via, &chain[1], &dest, 0, 0, 0, 0)) {
             depth = 2;
         }
     }
@@ -451,9 +474,14 @@ HIVE_NO_UNROLL
 }
 
 /* Looks for a displacement chain of at most max_evictions moves that frees a
- * slot for k in b1 or b2, and carries it out.  Called holding b1's lock.
- * Returns the number of keys moved, 0 if no chain was found, or -1 if chains
- * were found but other threads changed them first (worth trying again). */
+ * slot for k in b1 or b2, and carries it out: a walk that, at each bucket,
+ * reads the rooms of all its movable pairs' second buckets together
+ * (hive_movable_with_room: two round trips a bucket, not two a pair) and,
+ * finding none, goes on into the second bucket of one of them, which has no
+ * free slot, so that moving a pair out of it keeps R4.  Tries from b1 and b2,
+ * twice each, from other slots.  Called holding b1's lock.  Returns the
+ * number of keys moved, 0 if no chain was found, or -1 if chains were found
+ * but other threads changed them first (worth trying again). */
 HIVE_PROTO int P_SUFFIX(hive_evict)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P_VAL val,
                                     uint32_t h1, uint64_t b1, uint64_t b2)
 {
@@ -462,50 +490,39 @@ HIVE_PROTO int P_SUFFIX(hive_evict)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P
     int raced = 0;
     for (uint32_t attempt = 0; attempt < 4; attempt++) {
         uint64_t b = (attempt & 1) ? b2 : b1;
-        int depth = 0;
-        while ((uint32_t)depth < max_depth) {
-            P_SLOT *bucket = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b, P_S);
-            int walk = -1;
-            uint64_t walk_dest = 0;
-            P_SLOT walk_word = 0;
-            uint32_t start = (h1 + 7u * (uint32_t)depth + attempt) % P_S;
-            for (uint32_t j = 0; j < P_S; j++) {
-                uint32_t i = (start + j) % P_S;
-                P_SLOT w = P_LOAD_ONE(bucket + i);
-                uint64_t dest;
-                if (!P_SUFFIX(hive_movable)(v, w, b, &dest))
-                    continue;
-                P_SLOT *dest_bucket = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, dest, P_S);
-                P_SUFFIX(hive_scan) ds = P_SUFFIX(hive_scan_bucket)(dest_bucket, P_GEOM_ARG, P_KEY_OF(w));
-                if (ds.match >= 0)
-                    continue; /* w is stale: its key is being moved by someone else */
-                chain[depth].slot = bucket + i;
-                chain[depth].word = w;
-                if (ds.free >= 0 || ds.tomb >= 0) {
-                    P_SLOT *free_slot = dest_bucket + (ds.free >= 0 ? ds.free : ds.tomb);
-                    P_SLOT free_word = ds.free >= 0 ? ds.word : ds.tomb_word;
-                    if (P_SUFFIX(hive_apply_chain)(P_GEOM_ARG, chain, depth + 1, free_slot, free_word, P_MAKE(k, val)))
-                        return depth + 1;
-                    raced = 1;
-                    depth = (int)max_depth; /* start a fresh attempt */
-                    break;
-                }
-                /* dest is full (no free slot: never again), so keys may be
-                 * moved out of it at the next level without breaking R4. */
-                if (walk < 0) {
-                    walk = (int)i;
-                    walk_dest = dest;
-                    walk_word = w;
-                }
+        for (uint32_t depth = 0; depth < max_depth; depth++) {
+            uint64_t dest = 0, walk_dest = 0;
+            P_SUFFIX(hive_link) walk, tomb;
+            uint32_t start = (h1 + 7u * depth + attempt) % P_S;
+            int room = P_SUFFIX(hive_movable_with_room)(v, P_GEOM_ARG, b, &chain[depth], &dest, start,
+                                                        &walk, &walk_dest, &tomb);
+            if (depth > 0 && tomb.slot) {
+                /* The previous victim takes a TOMB of the bucket it was to
+                 * be moved into: one move fewer (b1's and b2's own TOMBs are
+                 * the newcomer's, taken before any eviction, R3). */
+                if (P_SUFFIX(hive_apply_chain)(P_GEOM_ARG, chain, (int)depth, tomb.slot, tomb.word,
+                                               P_MAKE(k, val)))
+                    return (int)depth;
+                raced = 1;
+                break;
             }
-            if ((uint32_t)depth >= max_depth || walk < 0)
+            if (room) {
+                P_SLOT *dest_bucket = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, dest, P_S);
+                P_SUFFIX(hive_scan) ds = P_SUFFIX(hive_scan_bucket)(dest_bucket, P_GEOM_ARG,
+                                                                    P_KEY_OF(chain[depth].word));
+                if (ds.match < 0 && ds.free >= 0 &&
+                    P_SUFFIX(hive_apply_chain)(P_GEOM_ARG, chain, (int)depth + 1, dest_bucket + ds.free,
+                                               ds.word, P_MAKE(k, val)))
+                    return (int)depth + 1;
+                raced = 1; /* stale, or taken meanwhile: a fresh attempt */
+                break;
+            }
+            if (!walk.slot)
                 break;
             /* The word seen when walk_dest was computed from it: if the slot
              * has changed since, freezing it fails and the chain is dropped,
              * so a key is never moved to a bucket that is not its own. */
-            chain[depth].slot = bucket + walk;
-            chain[depth].word = walk_word;
-            depth++;
+            chain[depth] = walk;
             b = walk_dest;
         }
     }
@@ -517,9 +534,13 @@ HIVE_PROTO int P_SUFFIX(hive_evict)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P
 /* The slow path of an insert (R3): under b1's lock, re-check that k is absent
  * and place it in a TOMB of b1, the frontier or a TOMB of b2, by cuckoo
  * eviction, or in the stash.  *step tells which (HIVE_STEP_*), *moves how many
- * keys eviction displaced. */
+ * keys eviction displaced.  With deep == 0 it stops short of the searches
+ * that take many dependent reads (a second level of eviction, the walk, the
+ * stash) and returns HIVE_R_DEFER_DEEP, having changed nothing: the GPU runs
+ * those few keys in a launch of their own, so that the lanes of a warp go
+ * through the short path together. */
 HIVE_PROTO int P_SUFFIX(hive_insert_locked)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P_VAL val, int mode,
-                                            uint32_t h1, uint32_t h2, int *step, uint32_t *moves)
+                                            uint32_t h1, uint32_t h2, int deep, int *step, uint32_t *moves)
 {
     uint64_t b1 = hive_bucket_of(v->ix, h1), b2 = hive_bucket_of(v->ix, h2);
     P_SLOT *bucket1 = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b1, P_S);
@@ -587,7 +608,9 @@ HIVE_PROTO int P_SUFFIX(hive_insert_locked)(const hive_view *v, P_GEOM_PARAM, P_
                 return HIVE_R_INSERTED;
             continue;
         }
-        int moved = P_SUFFIX(hive_evict_near)(v, P_GEOM_ARG, k, val, b1, b2);
+        int moved = P_SUFFIX(hive_evict_near)(v, P_GEOM_ARG, k, val, b1, b2, deep);
+        if (!moved && !deep)
+            return HIVE_R_DEFER_DEEP;
         if (!moved)
             moved = P_SUFFIX(hive_evict)(v, P_GEOM_ARG, k, val, h1, b1, b2);
         if (moved > 0) {
@@ -681,15 +704,16 @@ HIVE_PROTO int P_SUFFIX(hive_upsert_lockfree)(const hive_view *v, P_GEOM_PARAM, 
 }
 
 /* The locked part of an insert, for a key hive_upsert_lockfree deferred:
- * under b1's lock, which waits out frozen slots and places k (R3). */
+ * under b1's lock, which waits out frozen slots and places k (R3).  deep: as
+ * for hive_insert_locked. */
 HIVE_PROTO int P_SUFFIX(hive_upsert_deferred)(const hive_view *v, P_GEOM_PARAM, P_KEY k, uint32_t h1,
-                                              uint32_t h2, P_VAL val, int mode, int *step,
+                                              uint32_t h2, P_VAL val, int mode, int deep, int *step,
                                               uint32_t *moves)
 {
     uint64_t b1 = hive_bucket_of(v->ix, h1);
     *moves = 0;
     P_LOCK(v, b1);
-    int r = P_SUFFIX(hive_insert_locked)(v, P_GEOM_ARG, k, val, mode, h1, h2, step, moves);
+    int r = P_SUFFIX(hive_insert_locked)(v, P_GEOM_ARG, k, val, mode, h1, h2, deep, step, moves);
     P_UNLOCK(v, b1);
     return r;
 }
@@ -707,7 +731,7 @@ HIVE_PROTO int P_SUFFIX(hive_upsert_hashed)(const hive_view *v, P_GEOM_PARAM, P_
     int r = P_SUFFIX(hive_upsert_lockfree)(v, P_GEOM_ARG, k, h1, h2, val, mode, step);
     if (r != HIVE_R_DEFER)
         return r;
-    return P_SUFFIX(hive_upsert_deferred)(v, P_GEOM_ARG, k, h1, h2, val, mode, step, moves);
+    return P_SUFFIX(hive_upsert_deferred)(v, P_GEOM_ARG, k, h1, h2, val, mode, 1, step, moves);
 }
 
 HIVE_PROTO int P_SUFFIX(hive_upsert)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P_VAL val, int mode,

@@ -77,7 +77,7 @@ static hive_status with_counters(hive_dict *d, cudaStream_t s, const char *call,
 
 typedef struct batch_launch {
     hive_batch_kernel kernel;
-    hive_batch_kernel deferred; /* or NULL */
+    hive_batch_kernel deferred, deferred_deep; /* or NULL */
     const hive_dict *d;
     uint32_t lanes; /* per key, of `kernel` */
     cudaStream_t stream;
@@ -90,9 +90,13 @@ static void launch_batch(void *ctx, uint64_t *counters)
     uint64_t n = l->batch->n;
     l->kernel<<<grid_for(l->d, (const void *)l->kernel, n, l->lanes), HIVE_THREADS, 0, l->stream>>>(
         l->d->view, *l->batch, counters);
-    if (l->deferred != NULL) /* returns at once when counters say nothing was deferred */
-        l->deferred<<<grid_for(l->d, (const void *)l->deferred, n, 1), HIVE_THREADS, 0, l->stream>>>(
-            l->d->view, *l->batch, counters);
+    if (l->deferred == NULL)
+        return;
+    /* Each returns at once when the counters say nothing was left to it. */
+    l->deferred<<<grid_for(l->d, (const void *)l->deferred, n, 1), HIVE_THREADS, 0, l->stream>>>(
+        l->d->view, *l->batch, counters);
+    l->deferred_deep<<<grid_for(l->d, (const void *)l->deferred_deep, n, 1), HIVE_THREADS, 0,
+                       l->stream>>>(l->d->view, *l->batch, counters);
 }
 
 extern "C" hive_status hive_dict_run(hive_table *t, const hive_batch *b, hive_batch_outcome *out,
@@ -104,8 +108,10 @@ extern "C" hive_status hive_dict_run(hive_table *t, const hive_batch *b, hive_ba
                                : b->op == HIVE_OP_FIND  ? k->find
                                : b->op == HIVE_OP_ERASE ? k->erase
                                                         : k->upsert;
-    hive_batch_kernel deferred = kernel == k->mixed || kernel == k->upsert ? k->deferred : NULL;
-    batch_launch l = {kernel, deferred, d, d->lanes, (cudaStream_t)stream, b};
+    int defers = kernel == k->mixed || kernel == k->upsert;
+    batch_launch l = {kernel,   defers ? k->deferred : NULL, defers ? k->deferred_deep : NULL,
+                      d,        d->lanes,
+                      (cudaStream_t)stream, b};
     uint64_t c[HIVE_CTR_COUNT];
     HIVE_TRY(with_counters(d, (cudaStream_t)stream, "hive batch (CUDA)", launch_batch, &l, c));
     out->inserted = c[HIVE_CTR_INSERTED];
@@ -130,7 +136,7 @@ extern "C" hive_status hive_dict_retry_full(hive_table *t, const hive_batch *b, 
                                             hive_stream stream)
 {
     hive_dict *d = (hive_dict *)t->impl;
-    batch_launch l = {d->kernels->retry, NULL, d, 1, (cudaStream_t)stream, b};
+    batch_launch l = {d->kernels->retry, NULL, NULL, d, 1, (cudaStream_t)stream, b};
     uint64_t c[HIVE_CTR_COUNT];
     HIVE_TRY(with_counters(d, (cudaStream_t)stream, "hive batch retry (CUDA)", launch_batch, &l, c));
     out->inserted = c[HIVE_CTR_INSERTED];

@@ -32,7 +32,9 @@ static __device__ __forceinline__ void hive_tally_flush(const hive_tally *t, uin
  * writes the outputs and tallies.  K is the key and value type.  PART: 0 the
  * whole operation; 1 only the lock-free part of an insert, which marks a key
  * that needs the locked part HIVE_R_DEFER in b->results (never NULL for a
- * batch that inserts) and counts it; 2 only the locked part, for such a key. */
+ * batch that inserts) and counts it; 2 only the short locked part, for such a
+ * key, which marks one it cannot place HIVE_R_DEFER_DEEP and counts it; 3 the
+ * whole locked part, for those. */
 #define HIVE_DEFINE_ONE(name, GEOM_T, SUFFIX, WRITER, K, RESERVED)                          \
     static __device__ __forceinline__ void name(const hive_view *v, GEOM_T geom,            \
                                                 const hive_batch *b, uint64_t i, int op,     \
@@ -59,12 +61,15 @@ static __device__ __forceinline__ void hive_tally_flush(const hive_tally *t, uin
             int mode = op == HIVE_OP_INSERT ? HIVE_CMB_KEEP : (int)b->combine;               \
             K val = ((const K *)b->values_in)[i];                                            \
             uint32_t h1 = hive_hash1_##SUFFIX(key), h2 = hive_hash2_##SUFFIX(key);           \
-            r = part == 2 ? HIVE_R_DEFER                                                     \
+            r = part >= 2 ? HIVE_R_DEFER                                                     \
                           : hive_upsert_lockfree_##SUFFIX(v, geom, key, h1, h2, val, mode, &step); \
             if (r == HIVE_R_DEFER && part != 1)                                              \
-                r = hive_upsert_deferred_##SUFFIX(v, geom, key, h1, h2, val, mode, &step, &moves); \
+                r = hive_upsert_deferred_##SUFFIX(v, geom, key, h1, h2, val, mode, part != 2, &step, \
+                                                  &moves);                                   \
             if (r == HIVE_R_DEFER) {                                                         \
                 t->c[HIVE_CTR_DEFERRED] += writer;                                           \
+            } else if (r == HIVE_R_DEFER_DEEP) {                                             \
+                t->c[HIVE_CTR_DEFERRED_DEEP] += writer;                                      \
             } else if (r == HIVE_R_REJECTED_FULL) {                                          \
                 t->c[HIVE_CTR_FULL] += writer;                                               \
             } else {                                                                         \
@@ -117,52 +122,69 @@ HIVE_DEFINE_ONE(hive_dict_one_kv32_tile, hive_geom, kv32_tile, hive_tile_first(g
         hive_tally_flush(&t, counters);                                              \
     }
 
-/* The locked part of the inserts a batch kernel deferred (results[i] ==
- * HIVE_R_DEFER), one thread per key.  Each warp gathers its deferred keys
- * 32 at a time in shared memory and runs them together: in place, a warp
- * would hold the few deferred keys of each stretch of 32, and the locked
- * path's latency would be paid once per stretch instead of once per 32 keys. */
+/* The locked part of the inserts a batch kernel deferred, one thread per
+ * key, in two launches: NAME runs the keys marked MARK (results[i]; counted
+ * in counters[CTR]) through PART of the locked path (see HIVE_DEFINE_ONE).
+ * The first launch takes every deferred key through the short locked path
+ * (the lanes of a warp stay together through it); the second, the few that
+ * need a deeper search (a sixth of them in a fill to 0.9), through the rest.
+ * Each warp gathers its keys 32 at a time in shared memory and runs them
+ * together: in place, a warp would hold the few marked keys of each stretch
+ * of 32, and the locked path's latency would be paid once per stretch
+ * instead of once per 32 keys. */
 #define HIVE_DEFERRED_WARPS (256 / 32)
 /* Four blocks of this kernel per SM (registers capped at 64): its warps wait
  * on memory with few lanes converged, so more of them in flight pay for the
  * spills (H200, last ninth of a fill to 0.9: 2.12 -> 1.84 ms). */
 #define HIVE_DEFERRED_MIN_BLOCKS 4
-#define HIVE_DEFINE_DEFERRED_KERNEL(W, S)                                                       \
+/* Rows of 32 results a warp reads at once while gathering (independent loads,
+ * so that the scan of a batch's results is not one memory latency per 32). */
+#define HIVE_DEFERRED_ROWS 8
+#define HIVE_DEFERRED_HOLD (32 + 32 * HIVE_DEFERRED_ROWS)
+#define HIVE_DEFINE_DEFERRED_KERNEL(NAME, W, S, MARK, CTR, PART)                                \
     __global__ void __launch_bounds__(256, HIVE_DEFERRED_MIN_BLOCKS)                            \
-        hive_deferred_kv##W##_s##S(hive_view v, hive_batch b, uint64_t *counters)               \
+        NAME(hive_view v, hive_batch b, uint64_t *counters)                                     \
     {                                                                                           \
-        __shared__ uint64_t pending_all[HIVE_DEFERRED_WARPS][64];                               \
-        if (counters[HIVE_CTR_DEFERRED] == 0)                                                   \
+        __shared__ uint64_t pending_all[HIVE_DEFERRED_WARPS][HIVE_DEFERRED_HOLD];               \
+        if (counters[CTR] == 0)                                                                 \
             return;                                                                             \
         uint64_t *pending = pending_all[threadIdx.x / 32];                                      \
         unsigned lane = threadIdx.x & 31u;                                                      \
         hive_tally t = {};                                                                      \
         uint32_t held = 0;                                                                      \
-        uint64_t stride = (uint64_t)gridDim.x * blockDim.x;                                     \
-        for (uint64_t w = (uint64_t)blockIdx.x * blockDim.x + (threadIdx.x & ~31u);; w += stride) { \
+        uint64_t stride = (uint64_t)gridDim.x * blockDim.x * HIVE_DEFERRED_ROWS;                \
+        for (uint64_t w = ((uint64_t)blockIdx.x * blockDim.x + (threadIdx.x & ~31u)) * HIVE_DEFERRED_ROWS;; \
+             w += stride) {                                                                     \
             int more = w < b.n; /* the same in every lane */                                    \
-            uint64_t i = w + lane;                                                              \
-            int deferred = more && i < b.n && b.results[i] == HIVE_R_DEFER;                     \
-            uint32_t mask = __ballot_sync(0xffffffffu, deferred);                               \
-            if (deferred)                                                                       \
-                pending[held + __popc(mask & ((1u << lane) - 1u))] = i;                         \
-            held += __popc(mask);                                                               \
+            uint8_t mark[HIVE_DEFERRED_ROWS];                                                   \
+            _Pragma("unroll") for (int row = 0; row < HIVE_DEFERRED_ROWS; row++) {              \
+                uint64_t i = w + 32u * row + lane;                                              \
+                mark[row] = more && i < b.n ? b.results[i] : 0;                                 \
+            }                                                                                   \
+            _Pragma("unroll") for (int row = 0; row < HIVE_DEFERRED_ROWS; row++) {              \
+                uint32_t mask = __ballot_sync(0xffffffffu, mark[row] == (MARK));                \
+                if (mark[row] == (MARK))                                                        \
+                    pending[held + __popc(mask & ((1u << lane) - 1u))] = w + 32u * row + lane;  \
+                held += __popc(mask);                                                           \
+            }                                                                                   \
             __syncwarp();                                                                       \
-            if (held >= 32 || (!more && held > 0)) {                                            \
+            while (held >= 32 || (!more && held > 0)) {                                         \
                 if (lane < held) {                                                              \
                     uint64_t k = pending[lane];                                                 \
-                    hive_dict_one_kv##W(&v, S, &b, k, b.ops != NULL ? (int)b.ops[k] : (int)b.op, &t, 2); \
+                    hive_dict_one_kv##W(&v, S, &b, k, b.ops != NULL ? (int)b.ops[k] : (int)b.op, &t, PART); \
                 }                                                                               \
                 __syncwarp();                                                                   \
                 uint32_t rest = held > 32 ? held - 32 : 0;                                      \
-                uint64_t moved = lane < rest ? pending[32 + lane] : 0;                          \
-                __syncwarp();                                                                   \
-                if (lane < rest)                                                                \
-                    pending[lane] = moved;                                                      \
-                __syncwarp();                                                                   \
+                for (uint32_t base = 0; base < rest; base += 32) { /* shift the rest down */    \
+                    uint64_t moved = base + lane < rest ? pending[32 + base + lane] : 0;        \
+                    __syncwarp();                                                               \
+                    if (base + lane < rest)                                                     \
+                        pending[base + lane] = moved;                                           \
+                    __syncwarp();                                                               \
+                }                                                                               \
                 held = rest;                                                                    \
             }                                                                                   \
-            if (!more && held == 0)                                                             \
+            if (!more)                                                                          \
                 break;                                                                          \
         }                                                                                       \
         hive_tally_flush(&t, counters);                                                         \
@@ -181,13 +203,15 @@ HIVE_DEFINE_ONE(hive_dict_one_kv32_tile, hive_geom, kv32_tile, hive_tile_first(g
     }
 
 /* The four batch kernels of one bucket size and width (W: 32 or 64), and the
- * one that finishes their deferred inserts. */
+ * two that finish their deferred inserts. */
 #define HIVE_DEFINE_BATCH_KERNELS(W, S)                                                          \
     HIVE_DEFINE_BATCH_KERNEL(hive_find_kv##W##_s##S, S, HIVE_OP_FIND, hive_dict_one_kv##W)       \
     HIVE_DEFINE_BATCH_KERNEL(hive_upsert_kv##W##_s##S, S, HIVE_OP_UPSERT, hive_dict_one_kv##W)   \
     HIVE_DEFINE_BATCH_KERNEL(hive_erase_kv##W##_s##S, S, HIVE_OP_ERASE, hive_dict_one_kv##W)     \
     HIVE_DEFINE_BATCH_KERNEL(hive_mixed_kv##W##_s##S, S, -1, hive_dict_one_kv##W)                \
-    HIVE_DEFINE_DEFERRED_KERNEL(W, S)
+    HIVE_DEFINE_DEFERRED_KERNEL(hive_deferred_kv##W##_s##S, W, S, HIVE_R_DEFER, HIVE_CTR_DEFERRED, 2) \
+    HIVE_DEFINE_DEFERRED_KERNEL(hive_deferred_deep_kv##W##_s##S, W, S, HIVE_R_DEFER_DEEP,           \
+                                HIVE_CTR_DEFERRED_DEEP, 3)
 
 /* The four tile kernels of one KV32 geometry. */
 #define HIVE_DEFINE_TILE_KERNELS(S, T)                                                  \

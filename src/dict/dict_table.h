@@ -21,6 +21,7 @@ enum {
     HIVE_CTR_STEP0, /* .. HIVE_CTR_STEP0 + 3: insert steps */
     HIVE_CTR_EVICTIONS = HIVE_CTR_STEP0 + 4,
     HIVE_CTR_DEFERRED, /* inserts whose locked part a batch kernel left to hive_deferred_* */
+    HIVE_CTR_DEFERRED_DEEP, /* of those, the ones left to hive_deferred_deep_* */
     HIVE_CTR_COUNT
 };
 
@@ -36,6 +37,7 @@ typedef struct hive_geometry_kernels {
     uint32_t S, T;  /* slots per bucket, lanes per key */
     hive_batch_kernel find, upsert, erase, mixed;
     hive_batch_kernel deferred; /* the locked part of inserts the upsert and mixed kernels defer, or NULL */
+    hive_batch_kernel deferred_deep; /* its deeper searches, for the keys `deferred` leaves (NULL with it) */
     hive_batch_kernel retry;   /* these two: one thread per key or bucket, as threads */
     hive_resize_kernel resize; /* and tiles share the layout and the protocol */
     hive_export_kernel export_pairs;

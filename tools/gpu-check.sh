@@ -24,7 +24,8 @@ cmake -S . -B "$build" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DHIVE_WITH_CUDA=O
 
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv >"$out/gpu.txt" 2>&1
 cat "$out/gpu.txt"
-git rev-parse HEAD >"$out/commit.txt" 2>/dev/null || echo "${HIVE_COMMIT:-unknown}" >"$out/commit.txt"
+# HIVE_COMMIT first: a copy of the tree (the device tool's) may carry an older .git.
+echo "${HIVE_COMMIT:-$(git rev-parse HEAD 2>/dev/null || echo unknown)}" >"$out/commit.txt"
 
 step "tests (HIVE_REQUIRE_GPU=1)"
 HIVE_REQUIRE_GPU=1 ctest --test-dir "$build" --output-on-failure -j 8 -LE slow 2>&1 | tee "$out/tests.log" | tail -25

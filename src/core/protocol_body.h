@@ -374,11 +374,16 @@ HIVE_PROTO int P_SUFFIX(hive_apply_chain)(P_GEOM_PARAM, P_SUFFIX(hive_link) * ch
  * For a walk (`walk` not NULL) it also sets *walk to a movable pair whose
  * second bucket has no room (the first from slot `start` on, cyclically), and
  * *walk_dest to that bucket, to go on from; and *tomb to b's first TOMB, which
- * the pair moved into b may take; a link's slot is NULL where there is none. */
+ * the pair moved into b may take; a link's slot is NULL where there is none.
+ * With `own_room` not NULL, b itself may have room: then *own_room is 1,
+ * *dest is b, and it returns 0 (no pair may leave a bucket with a free slot,
+ * R4); b's last slot is read with the first group's words, not a round trip
+ * before them. */
 HIVE_PROTO int P_SUFFIX(hive_movable_with_room)(const hive_view *v, P_GEOM_PARAM, uint64_t b,
                                                 P_SUFFIX(hive_link) * victim, uint64_t *dest,
                                                 uint32_t start, P_SUFFIX(hive_link) * walk,
-                                                uint64_t *walk_dest, P_SUFFIX(hive_link) * tomb)
+                                                uint64_t *walk_dest, P_SUFFIX(hive_link) * tomb,
+                                                int *own_room)
 {
     P_SLOT *bucket = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b, P_S);
     uint32_t walk_rank = P_S;
@@ -388,16 +393,22 @@ HIVE_PROTO int P_SUFFIX(hive_movable_with_room)(const hive_view *v, P_GEOM_PARAM
         tomb->slot = 0;
         tomb->word = 0;
     }
+    P_SLOT tail = own_room ? P_LOAD_ONE(bucket + P_S - 1) : 0;
 HIVE_NO_UNROLL
     for (uint32_t group = 0; group < P_S && !found; group += HIVE_NEAR_GROUP) {
         P_SLOT word[HIVE_NEAR_GROUP];
-        uint64_t to[HIVE_NEAR_GROUP];
+        uint64_t to[HIVE_NEAR_GROUP] = {0};
         int movable[HIVE_NEAR_GROUP];
 HIVE_UNROLL
-        for (uint32_t j = 0; j < HIVE_NEAR_GROUP; j++) {
+        for (uint32_t j = 0; j < HIVE_NEAR_GROUP; j++)
             word[j] = P_LOAD_ONE(bucket + group + j);
-            movable[j] = P_SUFFIX(hive_movable)(v, word[j], b, &to[j]);
+        if (own_room && group == 0 && (*own_room = P_KEY_OF(tail) >= P_VACANT)) {
+            *dest = b;
+            break;
         }
+HIVE_UNROLL
+        for (uint32_t j = 0; j < HIVE_NEAR_GROUP; j++)
+            movable[j] = P_SUFFIX(hive_movable)(v, word[j], b, &to[j]);
         P_SLOT last[HIVE_NEAR_GROUP];
 HIVE_UNROLL
         for (uint32_t j = 0; j < HIVE_NEAR_GROUP; j++)
@@ -440,8 +451,8 @@ HIVE_PROTO int P_SUFFIX(hive_evict_near)(const hive_view *v, P_GEOM_PARAM, P_KEY
 {
     P_SUFFIX(hive_link) chain[2] = {{0, 0}, {0, 0}};
     uint64_t dest = 0;
-    int depth = P_SUFFIX(hive_movable_with_room)(v, P_GEOM_ARG, b1, &chain[0], &dest, 0, 0, 0, 0) ||
-                (b2 != b1 && P_SUFFIX(hive_movable_with_room)(v, P_GEOM_ARG, b2, &chain[0], &dest, 0, 0, 0, 0));
+    int depth = P_SUFFIX(hive_movable_with_room)(v, P_GEOM_ARG, b1, &chain[0], &dest, 0, 0, 0, 0, 0) ||
+                (b2 != b1 && P_SUFFIX(hive_movable_with_room)(v, P_GEOM_ARG, b2, &chain[0], &dest, 0, 0, 0, 0, 0));
     uint32_t candidates = !deep ? 0 : b2 != b1 ? 2 * P_S : P_S;
 HIVE_NO_UNROLL
     for (uint32_t c = 0; c < candidates && depth == 0; c++) {
@@ -455,11 +466,11 @@ HIVE_NO_UNROLL
          * threads' chains pass through b1 and b2), so `via` may have room:
          * then the pair moves there.  Only out of a bucket with no free slot
          * (never again) may a pair move on to its second bucket (R4). */
-        if (P_KEY_OF(P_LOAD_ONE(P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, via, P_S) + P_S - 1)) >= P_VACANT) {
-            dest = via;
-            depth = 1;
-        } else if (P_SUFFIX(hive_movable_with_room)(v, P_GEOM_ARG, via, &chain[1], &dest, 0, 0, 0, 0)) {
+        int via_room = 0;
+        if (P_SUFFIX(hive_movable_with_room)(v, P_GEOM_ARG, via, &chain[1], &dest, 0, 0, 0, 0, &via_room)) {
             depth = 2;
+        } else if (via_room) {
+            depth = 1; /* dest is via */
         }
     }
     if (depth == 0)
@@ -495,7 +506,7 @@ HIVE_PROTO int P_SUFFIX(hive_evict)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P
             P_SUFFIX(hive_link) walk, tomb;
             uint32_t start = (h1 + 7u * depth + attempt) % P_S;
             int room = P_SUFFIX(hive_movable_with_room)(v, P_GEOM_ARG, b, &chain[depth], &dest, start,
-                                                        &walk, &walk_dest, &tomb);
+                                                        &walk, &walk_dest, &tomb, 0);
             if (depth > 0 && tomb.slot) {
                 /* The previous victim takes a TOMB of the bucket it was to
                  * be moved into: one move fewer (b1's and b2's own TOMBs are
@@ -547,6 +558,10 @@ HIVE_PROTO int P_SUFFIX(hive_insert_locked)(const hive_view *v, P_GEOM_PARAM, P_
     P_SLOT *bucket2 = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b2, P_S);
     P_SLOT pair = P_MAKE(k, val);
     for (unsigned round = 0;; round++) {
+        /* Read with the rescans rather than after them: only a holder of
+         * b1's lock stashes k, and the lock orders an earlier holder's mark
+         * before this read. */
+        int stash_maybe = P_SUFFIX(hive_stash_in_use)(v, P_GEOM_ARG, h1, h2);
         P_SUFFIX(hive_scan) s1 = P_SUFFIX(hive_scan_bucket)(bucket1, P_GEOM_ARG, k);
         if (s1.match >= 0) {
             int r = P_SUFFIX(hive_update_slot)(P_GEOM_ARG, bucket1 + s1.match, s1.word, k, val, mode);
@@ -569,7 +584,7 @@ HIVE_PROTO int P_SUFFIX(hive_insert_locked)(const hive_view *v, P_GEOM_PARAM, P_
                 continue;
             }
         }
-        if (P_SUFFIX(hive_stash_in_use)(v, P_GEOM_ARG, h1, h2)) {
+        if (stash_maybe) {
             P_SUFFIX(hive_stash_scan) st = P_SUFFIX(hive_scan_stash)(v, P_GEOM_ARG, k, h1, h2);
             if (st.match) {
                 int r = P_SUFFIX(hive_update_slot)(P_GEOM_ARG, st.match, st.match_word, k, val, mode);

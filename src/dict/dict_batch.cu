@@ -109,8 +109,7 @@ extern "C" hive_status hive_dict_run(hive_table *t, const hive_batch *b, hive_ba
                                : b->op == HIVE_OP_ERASE ? k->erase
                                                         : k->upsert;
     int defers = kernel == k->mixed || kernel == k->upsert;
-    batch_launch l = {kernel,   defers ? k->deferred : NULL, defers ? k->deferred_deep : NULL,
-                      d,        d->lanes,
+    batch_launch l = {kernel, defers ? k->deferred : NULL, defers ? k->deferred_deep : NULL, d, d->lanes,
                       (cudaStream_t)stream, b};
     uint64_t c[HIVE_CTR_COUNT];
     HIVE_TRY(with_counters(d, (cudaStream_t)stream, "hive batch (CUDA)", launch_batch, &l, c));

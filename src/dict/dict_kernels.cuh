@@ -126,8 +126,9 @@ HIVE_DEFINE_ONE(hive_dict_one_kv32_tile, hive_geom, kv32_tile, hive_tile_first(g
  * key, in two launches: NAME runs the keys marked MARK (results[i]; counted
  * in counters[CTR]) through PART of the locked path (see HIVE_DEFINE_ONE).
  * The first launch takes every deferred key through the short locked path
- * (the lanes of a warp stay together through it); the second, the few that
- * need a deeper search (a sixth of them in a fill to 0.9), through the rest.
+ * (so that no warp of it waits on one lane's deep search); the second, the
+ * few that need a deeper search (a sixth of them in a fill to 0.9), through
+ * the rest.
  * Each warp gathers its keys 32 at a time in shared memory and runs them
  * together: in place, a warp would hold the few marked keys of each stretch
  * of 32, and the locked path's latency would be paid once per stretch

@@ -34,7 +34,7 @@ HIVE_REQUIRE_GPU=1 ctest --test-dir "$build" --output-on-failure -j 8 -LE slow 2
 # compute-sanitizer on the GPU suites that drive every kernel: the
 # adversarial race (one mixed batch per round), inserts, mixed batches, and
 # growth and shrinking (every resize kernel).  racecheck looks at shared
-# memory, which only the deferred-inserts kernel uses, so it runs the
+# memory, which only the two deferred-inserts kernels use, so it runs the
 # conformance suites that insert (the adversarial test did not finish in 70 s
 # under racecheck on the H200).  Each run has a time limit (SANITIZE_LIMIT
 # seconds): a run cut short is reported, and fails the check.

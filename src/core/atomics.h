@@ -91,8 +91,6 @@ HIVE_PROTO uint32_t hive_read_u32(const uint32_t *p)
 
 HIVE_PROTO void hive_or_u32(uint32_t *p, uint32_t bits) { atomicOr(p, bits); }
 
-HIVE_PROTO void hive_and_u32(uint32_t *p, uint32_t bits) { atomicAnd(p, bits); }
-
 HIVE_PROTO int hive_lock_try(uint32_t *word, uint32_t bit)
 {
     if (atomicOr(word, bit) & bit)
@@ -165,8 +163,6 @@ HIVE_PROTO uint64_t hive_read_u64(const uint64_t *p) { return __atomic_load_n(p,
 HIVE_PROTO uint32_t hive_read_u32(const uint32_t *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
 
 HIVE_PROTO void hive_or_u32(uint32_t *p, uint32_t bits) { __atomic_fetch_or(p, bits, __ATOMIC_ACQ_REL); }
-
-HIVE_PROTO void hive_and_u32(uint32_t *p, uint32_t bits) { __atomic_fetch_and(p, bits, __ATOMIC_ACQ_REL); }
 
 HIVE_PROTO int hive_lock_try(uint32_t *word, uint32_t bit)
 {

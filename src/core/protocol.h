@@ -91,7 +91,7 @@
  * point to 64-bit words; a KV64 slot is two of them (key, value). */
 typedef struct hive_view {
     uint64_t *slots;         /* buckets * S slots */
-    uint32_t *locks;         /* two bits per bucket, its lock and its full mark (hive_lock_word) */
+    uint32_t *locks;         /* one bit per bucket */
     uint64_t *stash;         /* stash_buckets * S slots, or NULL */
     uint32_t *stash_used;    /* one bit per stash bucket: a pair was ever placed there */
     uint64_t *stash_live;    /* live keys in the stash (one counter, for stats) */
@@ -124,38 +124,9 @@ HIVE_PROTO void hive_stash_mark_used(const hive_view *v, uint64_t sb)
     hive_fence(); /* the mark is visible before the pair it announces */
 }
 
-/* Bytes of the lock array for `buckets` buckets: words in pairs, one pair
- * per 32 buckets, the first of their locks, the second of their full marks,
- * so that a bucket's two bits share a sector. */
-HIVE_HD uint64_t hive_lock_array_bytes(uint64_t buckets) { return (buckets + 31) / 32 * 2 * sizeof(uint32_t); }
-
-HIVE_PROTO uint32_t *hive_lock_word(const hive_view *v, uint64_t b) { return v->locks + 2 * (b >> 5); }
-
-/* A bucket's full mark: set, it has no free slot.  Marks are set by whoever
- * takes a bucket's last slot or sees it taken, and are cleared where
- * resizing may give a bucket free slots again (resize_body.h); between
- * resizes a bucket never regains a free slot (R2), so a set mark stays true.
- * They spare the eviction search a DRAM read of each full candidate bucket
- * (an L2-resident bit instead of the bucket's last slot).  A mark may be
- * missing (the search then reads the slot); one that says full wrongly would
- * only hide a room, as the walk checks the buckets it walks into. */
-HIVE_PROTO uint32_t *hive_full_word(const hive_view *v, uint64_t b) { return v->locks + 2 * (b >> 5) + 1; }
-
-HIVE_PROTO int hive_known_full(const hive_view *v, uint64_t b)
-{
-    return (hive_read_u32(hive_full_word(v, b)) >> (b & 31)) & 1u;
-}
-
-HIVE_PROTO void hive_note_full(const hive_view *v, uint64_t b) { hive_or_u32(hive_full_word(v, b), 1u << (b & 31)); }
-
-HIVE_PROTO void hive_forget_full(const hive_view *v, uint64_t b)
-{
-    hive_and_u32(hive_full_word(v, b), ~(1u << (b & 31)));
-}
-
 HIVE_PROTO void hive_lock_bucket(const hive_view *v, uint64_t b)
 {
-    uint32_t *word = hive_lock_word(v, b);
+    uint32_t *word = v->locks + (b >> 5);
     uint32_t bit = 1u << (b & 31);
     for (unsigned round = 0; !hive_lock_try(word, bit); round++)
         hive_backoff(round);
@@ -163,7 +134,7 @@ HIVE_PROTO void hive_lock_bucket(const hive_view *v, uint64_t b)
 
 HIVE_PROTO void hive_unlock_bucket(const hive_view *v, uint64_t b)
 {
-    hive_lock_release(hive_lock_word(v, b), 1u << (b & 31));
+    hive_lock_release(v->locks + (b >> 5), 1u << (b & 31));
 }
 
 /* While no operation runs (resizing, R8), the lock bits are free, and mark
@@ -171,16 +142,16 @@ HIVE_PROTO void hive_unlock_bucket(const hive_view *v, uint64_t b)
  * left in its second bucket, both buckets of a stash pair. */
 HIVE_PROTO void hive_mark_bucket(const hive_view *v, uint64_t b)
 {
-    hive_or_u32(hive_lock_word(v, b), 1u << (b & 31));
+    hive_or_u32(v->locks + (b >> 5), 1u << (b & 31));
 }
 
 /* Reads and clears bucket b's mark. */
 HIVE_PROTO int hive_take_mark(const hive_view *v, uint64_t b)
 {
     uint32_t bit = 1u << (b & 31);
-    if (!(hive_read_u32(hive_lock_word(v, b)) & bit))
+    if (!(hive_read_u32(v->locks + (b >> 5)) & bit))
         return 0;
-    hive_lock_release(hive_lock_word(v, b), bit);
+    hive_lock_release(v->locks + (b >> 5), bit);
     return 1;
 }
 

@@ -75,8 +75,7 @@ HIVE_PROTO P_SUFFIX(hive_scan) P_SUFFIX(hive_scan_words)(const P_SLOT *w, P_GEOM
 
 #ifndef P_TILE
 /* Loads the bucket's S slots (each slot atomically) and classifies them.
- * On the GPU all S are loaded before any is looked at (unrolled: S is a
- * compile-time constant at every call site). */
+ * Unrolled when S is a compile-time constant at the call site. */
 HIVE_PROTO P_SUFFIX(hive_scan) P_SUFFIX(hive_scan_bucket)(const P_SLOT *bucket, P_GEOM_PARAM, P_KEY k)
 {
 #if defined(__CUDACC__)
@@ -427,20 +426,11 @@ HIVE_UNROLL
 HIVE_UNROLL
         for (uint32_t j = 0; j < HIVE_NEAR_GROUP; j++)
             movable[j] = P_SUFFIX(hive_movable)(v, word[j], b, &to[j]);
-        int known_full[HIVE_NEAR_GROUP]; /* L2-resident marks first: no DRAM read for these */
-HIVE_UNROLL
-        for (uint32_t j = 0; j < HIVE_NEAR_GROUP; j++)
-            known_full[j] = movable[j] && hive_known_full(v, to[j]);
         P_SLOT last[HIVE_NEAR_GROUP];
 HIVE_UNROLL
         for (uint32_t j = 0; j < HIVE_NEAR_GROUP; j++)
-            last[j] = movable[j] && !known_full[j]
-                          ? P_LOAD_ONE(P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, to[j], P_S) + P_S - 1)
-                          : P_MAKE(P_TOMB, 0);
-HIVE_UNROLL
-        for (uint32_t j = 0; j < HIVE_NEAR_GROUP; j++)
-            if (movable[j] && !known_full[j] && P_KEY_OF(last[j]) < P_VACANT)
-                hive_note_full(v, to[j]); /* seen full: no one reads that slot again */
+            last[j] = movable[j] ? P_LOAD_ONE(P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, to[j], P_S) + P_S - 1)
+                                 : P_MAKE(P_TOMB, 0);
 HIVE_UNROLL
         for (uint32_t j = HIVE_NEAR_GROUP; j-- > 0;) { /* the first with room wins */
             if (P_KEY_OF(last[j]) >= P_VACANT) {
@@ -481,21 +471,11 @@ HIVE_PROTO int P_SUFFIX(hive_evict_near)(const hive_view *v, P_GEOM_PARAM, P_KEY
     int depth = P_SUFFIX(hive_movable_with_room)(v, P_GEOM_ARG, b1, &chain[0], &dest, 0, 0, 0, 0, 0) ||
                 (b2 != b1 && P_SUFFIX(hive_movable_with_room)(v, P_GEOM_ARG, b2, &chain[0], &dest, 0, 0, 0, 0, 0));
     uint32_t candidates = !deep ? 0 : b2 != b1 ? 2 * P_S : P_S;
-    P_SLOT word[HIVE_NEAR_GROUP];
 HIVE_NO_UNROLL
     for (uint32_t c = 0; c < candidates && depth == 0; c++) {
         uint64_t b = c < P_S ? b1 : b2;
-        P_SLOT *bucket = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b, P_S);
-        if (c % HIVE_NEAR_GROUP == 0) { /* a group's words in one round trip */
-HIVE_UNROLL
-            for (uint32_t j = 0; j < HIVE_NEAR_GROUP; j++)
-                word[j] = P_LOAD_ONE(bucket + c % P_S + j);
-        }
-        chain[0].slot = bucket + c % P_S;
-HIVE_UNROLL
-        for (uint32_t j = 0; j < HIVE_NEAR_GROUP; j++) /* selects, so that word stays in registers */
-            if (j == c % HIVE_NEAR_GROUP)
-                chain[0].word = word[j];
+        chain[0].slot = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b, P_S) + c % P_S;
+        chain[0].word = P_LOAD_ONE(chain[0].slot);
         uint64_t via = 0;
         if (!P_SUFFIX(hive_movable)(v, chain[0].word, b, &via))
             continue;
@@ -518,8 +498,6 @@ HIVE_UNROLL
         return 0; /* stale, or the room was taken */
     if (!P_SUFFIX(hive_apply_chain)(P_GEOM_ARG, chain, depth, dest_bucket + ds.free, ds.word, P_MAKE(k, val)))
         return 0;
-    if (ds.free == (int)P_S - 1)
-        hive_note_full(v, dest);
     return depth;
 }
 
@@ -544,22 +522,8 @@ HIVE_PROTO int P_SUFFIX(hive_evict)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P
             uint64_t dest = 0, walk_dest = 0;
             P_SUFFIX(hive_link) walk, tomb;
             uint32_t start = (h1 + 7u * depth + attempt) % P_S;
-            int own_room = 0;
             int room = P_SUFFIX(hive_movable_with_room)(v, P_GEOM_ARG, b, &chain[depth], &dest, start,
-                                                        &walk, &walk_dest, &tomb, depth > 0 ? &own_room : 0);
-            if (own_room) {
-                /* A full mark walked into a bucket with a free slot (a mark
-                 * left from before a resize): the previous victim takes it,
-                 * and no pair leaves a bucket with a free slot (R4). */
-                P_SLOT *own = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b, P_S);
-                P_SUFFIX(hive_scan) os = P_SUFFIX(hive_scan_bucket)(own, P_GEOM_ARG, P_KEY_OF(chain[depth - 1].word));
-                if (os.match < 0 && os.free >= 0 &&
-                    P_SUFFIX(hive_apply_chain)(P_GEOM_ARG, chain, (int)depth, own + os.free, os.word,
-                                               P_MAKE(k, val)))
-                    return (int)depth;
-                raced = 1;
-                break;
-            }
+                                                        &walk, &walk_dest, &tomb, 0);
             if (depth > 0 && tomb.slot) {
                 /* The previous victim takes a TOMB of the bucket it was to
                  * be moved into: one move fewer (b1's and b2's own TOMBs are
@@ -576,11 +540,8 @@ HIVE_PROTO int P_SUFFIX(hive_evict)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P
                                                                     P_KEY_OF(chain[depth].word));
                 if (ds.match < 0 && ds.free >= 0 &&
                     P_SUFFIX(hive_apply_chain)(P_GEOM_ARG, chain, (int)depth + 1, dest_bucket + ds.free,
-                                               ds.word, P_MAKE(k, val))) {
-                    if (ds.free == (int)P_S - 1)
-                        hive_note_full(v, dest);
+                                               ds.word, P_MAKE(k, val)))
                     return (int)depth + 1;
-                }
                 raced = 1; /* stale, or taken meanwhile: a fresh attempt */
                 break;
             }
@@ -597,18 +558,6 @@ HIVE_PROTO int P_SUFFIX(hive_evict)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P
 }
 
 /* ---------------------------------------------------------------- upsert */
-
-/* After a claim of slot `at` of bucket b under a lock: the claim that takes
- * a bucket's last slot sets its full mark.  (The lock-free claims leave it to
- * the eviction search, which marks what it sees full: one more atomic in the
- * pass of every insert cost more than those searches' reads of unmarked
- * buckets, bench/NOTES.md.)  Returns HIVE_R_INSERTED. */
-HIVE_PROTO int P_SUFFIX(hive_claimed)(const hive_view *v, P_GEOM_PARAM, uint64_t b, int at)
-{
-    if (at == (int)P_S - 1)
-        hive_note_full(v, b);
-    return HIVE_R_INSERTED;
-}
 
 /* The slow path of an insert (R3): under b1's lock, re-check that k is absent
  * and place it in a TOMB of b1, the frontier or a TOMB of b2, by cuckoo
@@ -671,14 +620,14 @@ HIVE_PROTO int P_SUFFIX(hive_insert_locked)(const hive_view *v, P_GEOM_PARAM, P_
         *step = HIVE_STEP_CLAIM;
         if (s1.free >= 0) { /* R2's frontier of b1, taken under the lock */
             if (P_CAS(bucket1 + s1.free, s1.word, pair) == s1.word)
-                return P_SUFFIX(hive_claimed)(v, P_GEOM_ARG, b1, s1.free);
+                return HIVE_R_INSERTED;
             continue;
         }
         /* R3: a TOMB only once neither bucket has a free slot, so that no
          * lock-free frontier claim of k (R2) can be under way elsewhere. */
         if (s2.free >= 0) {
             if (P_CAS(bucket2 + s2.free, s2.word, pair) == s2.word)
-                return P_SUFFIX(hive_claimed)(v, P_GEOM_ARG, b2, s2.free);
+                return HIVE_R_INSERTED;
             continue;
         }
         if (s1.tomb >= 0) {

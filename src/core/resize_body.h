@@ -48,10 +48,6 @@ HIVE_PROTO void P_SUFFIX(hive_compact_bucket)(const hive_view *v, P_GEOM_PARAM, 
     uint32_t n = P_SUFFIX(hive_pack_bucket)(bucket, P_GEOM_ARG, &ended);
     int marked = hive_take_mark(v, b);
     P_SUFFIX(hive_fill_free)(bucket, P_GEOM_ARG, n, ended || !marked);
-    if (n == P_S) /* the full mark says it exactly again */
-        hive_note_full(v, b);
-    else
-        hive_forget_full(v, b);
 }
 
 /* Marks both buckets of the stash pair in `slot`, if any (R4: neither may
@@ -265,12 +261,6 @@ HIVE_PROTO uint64_t P_SUFFIX(hive_resize_one)(int op, const hive_view *v, const 
 {
     P_SLOT *slots = (P_SLOT *)v->slots;
     P_SLOT *stash = (P_SLOT *)v->stash;
-    if (op == HIVE_RESIZE_SPLIT || op == HIVE_RESIZE_MERGE || op == HIVE_RESIZE_UNMERGE) {
-        /* Either bucket of the pair may get free slots: no full marks
-         * (the compaction that follows every resize sets them again). */
-        hive_forget_full(v, i);
-        hive_forget_full(v, i + hive_index_round(ix));
-    }
     switch (op) {
     case HIVE_RESIZE_SPLIT:
         return P_SUFFIX(hive_split_bucket)(slots, P_GEOM_ARG, ix, i);

@@ -65,12 +65,11 @@ static void store_free(hive_cpu_store *s)
     memset(s, 0, sizeof *s);
 }
 
-/* Every slot EMPTY, no full marks, and the stash unused (no operation runs
- * while a store is filled, so every lock is free). */
+/* Every slot EMPTY and the stash unused; the locks are left as they are (all
+ * free: no operation runs while a store is filled). */
 static void store_fill_empty(const hive_cpu_table *ct, hive_cpu_store *s)
 {
     memset(s->slots, 0xFF, s->buckets * hive_cpu_bucket_bytes(ct));
-    memset(s->locks, 0, hive_cpu_lock_bytes(s->buckets));
     if (s->stash != NULL) {
         memset(s->stash, 0xFF, s->stash_buckets * hive_cpu_bucket_bytes(ct));
         memset(s->stash_used, 0, (s->stash_buckets + 31) / 32 * sizeof(uint32_t));

@@ -68,7 +68,7 @@ static uint64_t bucket_bytes(const hive_dict *d)
     return (uint64_t)d->bucket_slots * d->slot_words * sizeof(uint64_t);
 }
 
-static uint64_t lock_bytes(uint64_t buckets) { return hive_lock_array_bytes(buckets); }
+static uint64_t lock_bytes(uint64_t buckets) { return (buckets + 31) / 32 * sizeof(uint32_t); }
 
 /* The stash arrays of d->view (cudaMalloc'd: a resize replaces them whole). */
 static void free_stash(hive_view *v)
@@ -381,9 +381,6 @@ static hive_status dict_clear(hive_table *t, hive_stream stream)
     if (st == HIVE_SUCCESS)
         st = hive_cuda_status(cudaMemsetAsync(d->view.stash_live, 0, sizeof(uint64_t), s), call,
                               "clearing the stash counter");
-    if (st == HIVE_SUCCESS) /* the full marks (and the locks, all free between batches) */
-        st = hive_cuda_status(cudaMemsetAsync(d->view.locks, 0, lock_bytes(d->buckets), s), call,
-                              "clearing the lock array");
     if (st == HIVE_SUCCESS)
         st = hive_cuda_status(cudaStreamSynchronize(s), call, "cudaStreamSynchronize");
     leave_device(d->device, &scope);

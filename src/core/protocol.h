@@ -84,6 +84,15 @@
  * and a group stops at the first with room (H100: 1 -2%, 2 +1% against 4;
  * bench/NOTES.md). */
 #define HIVE_NEAR_GROUP 2
+/* Levels of the breadth-first eviction search (hive_evict_near) that an
+ * insert's locked path runs: one move (a pair of b1 or b2 straight to its
+ * second bucket), two moves (through a pair of that bucket; this level also
+ * checks each candidate's own room, and goes on to the walk and the stash).
+ * The GPU's short deferred launch runs the first only, the deep launch the
+ * second only (the first found nothing moments before); the rest run both. */
+#define HIVE_EVICT_ONE_MOVE 1
+#define HIVE_EVICT_TWO_MOVES 2
+#define HIVE_EVICT_ALL (HIVE_EVICT_ONE_MOVE | HIVE_EVICT_TWO_MOVES)
 /* Times an insert looks for a new chain after others broke its chains. */
 #define HIVE_EVICT_RETRIES 16
 /* Stash buckets a key may probe, starting at its stash home bucket. */

@@ -459,18 +459,20 @@ HIVE_UNROLL
  * over, so that the lanes of a warp that all evict (the deferred-keys kernel)
  * leave the search together and issue the atomics of one copy of the move
  * together; hive_evict's walk, one dependent read after another and a copy of
- * the move per branch, is left for the few keys this does not place.  With
- * deep == 0 only the first level is searched (one move).  Called holding b1's
+ * the move per branch, is left for the few keys this does not place.
+ * `levels` (HIVE_EVICT_*) says which levels to search.  Called holding b1's
  * lock.  Returns the keys moved (1 or 2), or 0 if no such chain exists or
  * another thread changed it first. */
 HIVE_PROTO int P_SUFFIX(hive_evict_near)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P_VAL val, uint64_t b1,
-                                         uint64_t b2, int deep)
+                                         uint64_t b2, int levels)
 {
     P_SUFFIX(hive_link) chain[2] = {{0, 0}, {0, 0}};
     uint64_t dest = 0;
-    int depth = P_SUFFIX(hive_movable_with_room)(v, P_GEOM_ARG, b1, &chain[0], &dest, 0, 0, 0, 0, 0) ||
-                (b2 != b1 && P_SUFFIX(hive_movable_with_room)(v, P_GEOM_ARG, b2, &chain[0], &dest, 0, 0, 0, 0, 0));
-    uint32_t candidates = !deep ? 0 : b2 != b1 ? 2 * P_S : P_S;
+    int depth = (levels & HIVE_EVICT_ONE_MOVE) &&
+                (P_SUFFIX(hive_movable_with_room)(v, P_GEOM_ARG, b1, &chain[0], &dest, 0, 0, 0, 0, 0) ||
+                 (b2 != b1 &&
+                  P_SUFFIX(hive_movable_with_room)(v, P_GEOM_ARG, b2, &chain[0], &dest, 0, 0, 0, 0, 0)));
+    uint32_t candidates = !(levels & HIVE_EVICT_TWO_MOVES) ? 0 : b2 != b1 ? 2 * P_S : P_S;
 HIVE_NO_UNROLL
     for (uint32_t c = 0; c < candidates && depth == 0; c++) {
         uint64_t b = c < P_S ? b1 : b2;
@@ -562,13 +564,15 @@ HIVE_PROTO int P_SUFFIX(hive_evict)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P
 /* The slow path of an insert (R3): under b1's lock, re-check that k is absent
  * and place it in a TOMB of b1, the frontier or a TOMB of b2, by cuckoo
  * eviction, or in the stash.  *step tells which (HIVE_STEP_*), *moves how many
- * keys eviction displaced.  With deep == 0 it stops short of the searches
- * that take many dependent reads (a second level of eviction, the walk, the
- * stash) and returns HIVE_R_DEFER_DEEP, having changed nothing: the GPU runs
- * those few keys in a launch of their own, so that the lanes of a warp go
- * through the short path together. */
+ * keys eviction displaced.  `levels` (HIVE_EVICT_*) are the levels of the
+ * breadth-first eviction search to run.  Without HIVE_EVICT_TWO_MOVES it
+ * stops short of the searches that take many dependent reads (a second level
+ * of eviction, the walk, the stash) and returns HIVE_R_DEFER_DEEP, having
+ * changed nothing: the GPU runs those few keys in a launch of their own (with
+ * HIVE_EVICT_TWO_MOVES alone), so that the lanes of a warp go through the
+ * short path together. */
 HIVE_PROTO int P_SUFFIX(hive_insert_locked)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P_VAL val, int mode,
-                                            uint32_t h1, uint32_t h2, int deep, int *step, uint32_t *moves)
+                                            uint32_t h1, uint32_t h2, int levels, int *step, uint32_t *moves)
 {
     uint64_t b1 = hive_bucket_of(v->ix, h1), b2 = hive_bucket_of(v->ix, h2);
     P_SLOT *bucket1 = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b1, P_S);
@@ -640,8 +644,8 @@ HIVE_PROTO int P_SUFFIX(hive_insert_locked)(const hive_view *v, P_GEOM_PARAM, P_
                 return HIVE_R_INSERTED;
             continue;
         }
-        int moved = P_SUFFIX(hive_evict_near)(v, P_GEOM_ARG, k, val, b1, b2, deep);
-        if (!moved && !deep)
+        int moved = P_SUFFIX(hive_evict_near)(v, P_GEOM_ARG, k, val, b1, b2, levels);
+        if (!moved && !(levels & HIVE_EVICT_TWO_MOVES))
             return HIVE_R_DEFER_DEEP;
         if (!moved)
             moved = P_SUFFIX(hive_evict)(v, P_GEOM_ARG, k, val, h1, b1, b2);
@@ -736,16 +740,16 @@ HIVE_PROTO int P_SUFFIX(hive_upsert_lockfree)(const hive_view *v, P_GEOM_PARAM, 
 }
 
 /* The locked part of an insert, for a key hive_upsert_lockfree deferred:
- * under b1's lock, which waits out frozen slots and places k (R3).  deep: as
- * for hive_insert_locked. */
+ * under b1's lock, which waits out frozen slots and places k (R3).  levels:
+ * as for hive_insert_locked. */
 HIVE_PROTO int P_SUFFIX(hive_upsert_deferred)(const hive_view *v, P_GEOM_PARAM, P_KEY k, uint32_t h1,
-                                              uint32_t h2, P_VAL val, int mode, int deep, int *step,
+                                              uint32_t h2, P_VAL val, int mode, int levels, int *step,
                                               uint32_t *moves)
 {
     uint64_t b1 = hive_bucket_of(v->ix, h1);
     *moves = 0;
     P_LOCK(v, b1);
-    int r = P_SUFFIX(hive_insert_locked)(v, P_GEOM_ARG, k, val, mode, h1, h2, deep, step, moves);
+    int r = P_SUFFIX(hive_insert_locked)(v, P_GEOM_ARG, k, val, mode, h1, h2, levels, step, moves);
     P_UNLOCK(v, b1);
     return r;
 }
@@ -763,7 +767,7 @@ HIVE_PROTO int P_SUFFIX(hive_upsert_hashed)(const hive_view *v, P_GEOM_PARAM, P_
     int r = P_SUFFIX(hive_upsert_lockfree)(v, P_GEOM_ARG, k, h1, h2, val, mode, step);
     if (r != HIVE_R_DEFER)
         return r;
-    return P_SUFFIX(hive_upsert_deferred)(v, P_GEOM_ARG, k, h1, h2, val, mode, 1, step, moves);
+    return P_SUFFIX(hive_upsert_deferred)(v, P_GEOM_ARG, k, h1, h2, val, mode, HIVE_EVICT_ALL, step, moves);
 }
 
 HIVE_PROTO int P_SUFFIX(hive_upsert)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P_VAL val, int mode,

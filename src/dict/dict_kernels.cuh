@@ -34,7 +34,8 @@ static __device__ __forceinline__ void hive_tally_flush(const hive_tally *t, uin
  * that needs the locked part HIVE_R_DEFER in b->results (never NULL for a
  * batch that inserts) and counts it; 2 only the short locked part, for such a
  * key, which marks one it cannot place HIVE_R_DEFER_DEEP and counts it; 3 the
- * whole locked part, for those. */
+ * locked part for those, from the second level of the eviction search on
+ * (HIVE_EVICT_TWO_MOVES: the first found nothing moments before). */
 #define HIVE_DEFINE_ONE(name, GEOM_T, SUFFIX, WRITER, K, RESERVED)                          \
     static __device__ __forceinline__ void name(const hive_view *v, GEOM_T geom,            \
                                                 const hive_batch *b, uint64_t i, int op,     \
@@ -64,7 +65,10 @@ static __device__ __forceinline__ void hive_tally_flush(const hive_tally *t, uin
             r = part >= 2 ? HIVE_R_DEFER                                                     \
                           : hive_upsert_lockfree_##SUFFIX(v, geom, key, h1, h2, val, mode, &step); \
             if (r == HIVE_R_DEFER && part != 1)                                              \
-                r = hive_upsert_deferred_##SUFFIX(v, geom, key, h1, h2, val, mode, part != 2, &step, \
+                r = hive_upsert_deferred_##SUFFIX(v, geom, key, h1, h2, val, mode,               \
+                                                  part == 2 ? HIVE_EVICT_ONE_MOVE                \
+                                                  : part == 3 ? HIVE_EVICT_TWO_MOVES             \
+                                                              : HIVE_EVICT_ALL, &step,           \
                                                   &moves);                                   \
             if (r == HIVE_R_DEFER) {                                                         \
                 t->c[HIVE_CTR_DEFERRED] += writer;                                           \

@@ -18,6 +18,20 @@ HIVE_PROTO P_SLOT *P_SUFFIX(hive_bucket)(P_SLOT *base, uint64_t b, uint32_t slot
     return base + b * slots_per_bucket;
 }
 
+/* A scan that has seen nothing yet. */
+HIVE_PROTO P_SUFFIX(hive_scan) P_SUFFIX(hive_scan_none)(void)
+{
+    P_SUFFIX(hive_scan) s;
+    s.match = -1;
+    s.free = -1;
+    s.ended = 0;
+    s.tomb = -1;
+    s.moving = 0;
+    s.word = 0;
+    s.tomb_word = 0;
+    return s;
+}
+
 #if defined(__CUDACC__) && !defined(P_TILE)
 /* Loads a bucket's S slots into w, each slot atomically (KV32: two slots per
  * 16-byte access), all before any is looked at. */
@@ -37,13 +51,7 @@ HIVE_PROTO void P_SUFFIX(hive_load_bucket)(const P_SLOT *bucket, P_GEOM_PARAM, P
 /* What a pass over a bucket's words (loaded by hive_load_bucket) sees. */
 HIVE_PROTO P_SUFFIX(hive_scan) P_SUFFIX(hive_scan_words)(const P_SLOT *w, P_GEOM_PARAM, P_KEY k)
 {
-    P_SUFFIX(hive_scan) s;
-    s.match = -1;
-    s.free = -1;
-    s.tomb = -1;
-    s.moving = 0;
-    s.word = 0;
-    s.tomb_word = 0;
+    P_SUFFIX(hive_scan) s = P_SUFFIX(hive_scan_none)();
 #pragma unroll
     for (uint32_t i = 0; i < P_S && i < HIVE_SCAN_MAX_SLOTS; i++) {
         P_KEY key = P_KEY_OF(w[i]);
@@ -75,7 +83,8 @@ HIVE_PROTO P_SUFFIX(hive_scan) P_SUFFIX(hive_scan_words)(const P_SLOT *w, P_GEOM
 
 #ifndef P_TILE
 /* Loads the bucket's S slots (each slot atomically) and classifies them.
- * Unrolled when S is a compile-time constant at the call site. */
+ * On the GPU all S are loaded before any is looked at (unrolled: S is a
+ * compile-time constant at every call site). */
 HIVE_PROTO P_SUFFIX(hive_scan) P_SUFFIX(hive_scan_bucket)(const P_SLOT *bucket, P_GEOM_PARAM, P_KEY k)
 {
 #if defined(__CUDACC__)
@@ -83,14 +92,7 @@ HIVE_PROTO P_SUFFIX(hive_scan) P_SUFFIX(hive_scan_bucket)(const P_SLOT *bucket, 
     P_SUFFIX(hive_load_bucket)(bucket, P_GEOM_ARG, w);
     return P_SUFFIX(hive_scan_words)(w, P_GEOM_ARG, k);
 #else
-    P_SUFFIX(hive_scan) s;
-    s.match = -1;
-    s.free = -1;
-    s.ended = 0;
-    s.tomb = -1;
-    s.moving = 0;
-    s.word = 0;
-    s.tomb_word = 0;
+    P_SUFFIX(hive_scan) s = P_SUFFIX(hive_scan_none)();
     /* Host: stop at the key, or at the first free slot (free slots are a
      * suffix, so nothing lies beyond it).  At load 0.9 this halves the slots
      * read; every caller uses only `match`/`word` once a match is found. */

@@ -109,7 +109,16 @@ typedef struct hive_view {
     hive_index ix;           /* bucket index rule (linear hashing) */
     uint64_t stash_buckets;  /* 0: no stash */
     uint32_t max_evictions;  /* <= HIVE_MAX_CHAIN */
+    /* NULL, or one bit per bucket, set if the bucket had no free slot when the
+     * bits were taken (a hint for the eviction search: buckets never regain
+     * a free slot while operations run, and a clear bit is only a maybe). */
+    const uint32_t *full_hint;
 } hive_view;
+
+HIVE_PROTO int hive_hinted_full(const hive_view *v, uint64_t b)
+{
+    return v->full_hint != NULL && ((hive_read_u32(v->full_hint + (b >> 5)) >> (b & 31)) & 1u);
+}
 
 /* Where a key's stash probe starts: a third hash made of the first two. */
 HIVE_PROTO uint64_t hive_stash_home(uint32_t h1, uint32_t h2, uint64_t stash_buckets)

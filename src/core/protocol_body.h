@@ -431,8 +431,9 @@ HIVE_UNROLL
         P_SLOT last[HIVE_NEAR_GROUP];
 HIVE_UNROLL
         for (uint32_t j = 0; j < HIVE_NEAR_GROUP; j++)
-            last[j] = movable[j] ? P_LOAD_ONE(P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, to[j], P_S) + P_S - 1)
-                                 : P_MAKE(P_TOMB, 0);
+            last[j] = movable[j] && !hive_hinted_full(v, to[j])
+                          ? P_LOAD_ONE(P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, to[j], P_S) + P_S - 1)
+                          : P_MAKE(P_TOMB, 0);
 HIVE_UNROLL
         for (uint32_t j = HIVE_NEAR_GROUP; j-- > 0;) { /* the first with room wins */
             if (P_KEY_OF(last[j]) >= P_VACANT) {

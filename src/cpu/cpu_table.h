@@ -113,6 +113,7 @@ static inline hive_view hive_cpu_view(const hive_cpu_table *ct, hive_cpu_store *
     v.ix = s->ix;
     v.stash_buckets = s->stash_buckets;
     v.max_evictions = ct->max_evictions;
+    v.full_hint = NULL;
     return v;
 }
 

@@ -21,10 +21,19 @@ extern "C" const hive_geometry_kernels *hive_dict_kernels(uint32_t width, uint32
     return NULL;
 }
 
+/* Blocks per SM of a batch kernel that inserts (its lock-free pass), below
+ * the 6 its registers allow: its random reads and CASes queue in the memory
+ * system, and fewer of them in flight finish sooner (H100, fill of 2^26 keys
+ * to 0.9: the pass 6.16 -> 6.01 ms at 4, 6.03 at 3, 6.27 at 2; bench/NOTES.md
+ * item 38). */
+#define HIVE_PASS_BLOCKS_PER_SM 4
+
 /* Enough blocks to fill the GPU once (for n items of `lanes` threads each):
- * as many as can be resident together, so that the grid-stride loop runs in
- * one wave and no SM idles through a last, partly filled one. */
-static unsigned grid_for(const hive_dict *d, const void *kernel, uint64_t n, uint32_t lanes)
+ * as many as can be resident together (at most max_per_sm), so that the
+ * grid-stride loop runs in one wave and no SM idles through a last, partly
+ * filled one. */
+static unsigned grid_for_at_most(const hive_dict *d, const void *kernel, uint64_t n, uint32_t lanes,
+                                 int max_per_sm)
 {
     int per_sm = 0;
     if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, HIVE_THREADS, 0) != cudaSuccess ||
@@ -32,9 +41,16 @@ static unsigned grid_for(const hive_dict *d, const void *kernel, uint64_t n, uin
         cudaGetLastError(); /* not sticky; the launch reports what is wrong */
         per_sm = 1;
     }
+    if (per_sm > max_per_sm)
+        per_sm = max_per_sm;
     uint64_t blocks = (n * lanes + HIVE_THREADS - 1) / HIVE_THREADS;
     uint64_t cap = (uint64_t)d->sm_count * (uint64_t)per_sm;
     return (unsigned)(blocks < cap ? (blocks ? blocks : 1) : cap);
+}
+
+static unsigned grid_for(const hive_dict *d, const void *kernel, uint64_t n, uint32_t lanes)
+{
+    return grid_for_at_most(d, kernel, n, lanes, 1 << 30);
 }
 
 /* Zeroes a counter block, runs `launch`, copies the counters back and waits.
@@ -88,15 +104,24 @@ static void launch_batch(void *ctx, uint64_t *counters)
 {
     const batch_launch *l = (const batch_launch *)ctx;
     uint64_t n = l->batch->n;
-    l->kernel<<<grid_for(l->d, (const void *)l->kernel, n, l->lanes), HIVE_THREADS, 0, l->stream>>>(
-        l->d->view, *l->batch, counters);
+    unsigned grid = l->deferred != NULL
+                        ? grid_for_at_most(l->d, (const void *)l->kernel, n, l->lanes, HIVE_PASS_BLOCKS_PER_SM)
+                        : grid_for(l->d, (const void *)l->kernel, n, l->lanes);
+    l->kernel<<<grid, HIVE_THREADS, 0, l->stream>>>(l->d->view, *l->batch, counters);
     if (l->deferred == NULL)
         return;
+    /* The deferred kernels' view carries the full bits; the hint kernel
+     * decides whether to take them for this batch (HIVE_CTR_HINTED). */
+    hive_view hinted = l->d->view;
+    hinted.full_hint = (const uint32_t *)l->d->hint_vm.base;
+    hive_batch_kernel hint = l->d->kernels->full_hint;
+    hint<<<grid_for(l->d, (const void *)hint, l->d->buckets, 1), HIVE_THREADS, 0, l->stream>>>(
+        hinted, *l->batch, counters);
     /* Each returns at once when the counters say nothing was left to it. */
     l->deferred<<<grid_for(l->d, (const void *)l->deferred, n, 1), HIVE_THREADS, 0, l->stream>>>(
-        l->d->view, *l->batch, counters);
+        hinted, *l->batch, counters);
     l->deferred_deep<<<grid_for(l->d, (const void *)l->deferred_deep, n, 1), HIVE_THREADS, 0,
-                       l->stream>>>(l->d->view, *l->batch, counters);
+                       l->stream>>>(hinted, *l->batch, counters);
 }
 
 extern "C" hive_status hive_dict_run(hive_table *t, const hive_batch *b, hive_batch_outcome *out,

@@ -24,16 +24,16 @@ HIVE_DEFINE_EXPORT_KERNEL(32, uint32_t)
 
 #define THREADS(S)                                                                         \
     {32, S, 1, hive_find_kv32_s##S, hive_upsert_kv32_s##S, hive_erase_kv32_s##S,           \
-     hive_mixed_kv32_s##S, hive_deferred_kv32_s##S, hive_deferred_deep_kv32_s##S,         \
+     hive_mixed_kv32_s##S, hive_deferred_kv32_s##S, hive_deferred_deep_kv32_s##S, hive_full_hint_kv32_s##S,         \
      hive_retry_kv32_s##S, hive_resize_kv32_s##S, (hive_export_kernel)hive_export_kv32}
 #define TILES(S, T)                                                                        \
     {32, S, T, hive_find_kv32_s##S##_t##T, hive_upsert_kv32_s##S##_t##T,                     \
-     hive_erase_kv32_s##S##_t##T, hive_mixed_kv32_s##S##_t##T, NULL, NULL,                 \
+     hive_erase_kv32_s##S##_t##T, hive_mixed_kv32_s##S##_t##T, NULL, NULL, NULL,                \
      hive_retry_kv32_s##S,                                                                 \
      hive_resize_kv32_s##S, (hive_export_kernel)hive_export_kv32}
 
 extern const hive_geometry_kernels hive_dict_kernels32[] = {
     THREADS(4),    THREADS(8),     THREADS(16),    THREADS(32),
     TILES(8, 4),   TILES(16, 8),   TILES(32, 8),   TILES(32, 32),
-    {0, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL},
+    {0, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL},
 };

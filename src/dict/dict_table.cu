@@ -123,6 +123,7 @@ static void free_arrays(hive_dict *d)
 {
     hive_vm_release(&d->slot_vm);
     hive_vm_release(&d->lock_vm);
+    hive_vm_release(&d->hint_vm);
     d->view.slots = NULL;
     d->view.locks = NULL;
     free_stash(&d->view);
@@ -130,7 +131,7 @@ static void free_arrays(hive_dict *d)
 
 static uint64_t bytes_held(const hive_dict *d)
 {
-    return d->slot_vm.mapped + d->lock_vm.mapped + d->view.stash_buckets * bucket_bytes(d) +
+    return d->slot_vm.mapped + d->lock_vm.mapped + d->hint_vm.mapped + d->view.stash_buckets * bucket_bytes(d) +
            (d->view.stash_buckets + 31) / 32 * sizeof(uint32_t) + sizeof(uint64_t) +
            HIVE_COUNTER_BLOCKS * HIVE_CTR_COUNT * sizeof(uint64_t);
 }
@@ -143,6 +144,7 @@ static hive_status map_for(hive_dict *d, uint64_t buckets, cudaStream_t s, const
     uint64_t old_lock_bytes = lock_bytes(d->buckets);
     HIVE_TRY(hive_vm_map(&d->slot_vm, buckets * bucket_bytes(d), call));
     HIVE_TRY(hive_vm_map(&d->lock_vm, lock_bytes(buckets), call));
+    HIVE_TRY(hive_vm_map(&d->hint_vm, lock_bytes(buckets), call));
     if (lock_bytes(buckets) > old_lock_bytes)
         HIVE_TRY(hive_cuda_status(cudaMemsetAsync((char *)d->view.locks + old_lock_bytes, 0,
                                                   lock_bytes(buckets) - old_lock_bytes, s),
@@ -173,6 +175,8 @@ static hive_status alloc_arrays(hive_dict *d, uint64_t buckets, double stash_fra
     hive_status st = hive_vm_reserve(&d->slot_vm, d->device, max_buckets * bucket_bytes(d), call);
     if (st == HIVE_SUCCESS)
         st = hive_vm_reserve(&d->lock_vm, d->device, lock_bytes(max_buckets), call);
+    if (st == HIVE_SUCCESS)
+        st = hive_vm_reserve(&d->hint_vm, d->device, lock_bytes(max_buckets), call);
     if (st == HIVE_SUCCESS) {
         d->view.slots = (uint64_t *)d->slot_vm.base;
         d->view.locks = (uint32_t *)d->lock_vm.base;
@@ -490,6 +494,7 @@ static hive_status shrink(hive_table *t, hive_dict *d, uint64_t want, hive_strea
     HIVE_TRY(tidy(t, d, stream));
     hive_vm_trim(&d->slot_vm, d->buckets * bucket_bytes(d));
     hive_vm_trim(&d->lock_vm, lock_bytes(d->buckets));
+    hive_vm_trim(&d->hint_vm, lock_bytes(d->buckets));
     return HIVE_SUCCESS;
 }
 

@@ -22,6 +22,7 @@ enum {
     HIVE_CTR_EVICTIONS = HIVE_CTR_STEP0 + 4,
     HIVE_CTR_DEFERRED, /* inserts whose locked part a batch kernel left to hive_deferred_* */
     HIVE_CTR_DEFERRED_DEEP, /* of those, the ones left to hive_deferred_deep_* */
+    HIVE_CTR_HINTED, /* nonzero once hive_full_hint_* has taken the bits for the deferred kernels */
     HIVE_CTR_COUNT
 };
 
@@ -38,6 +39,7 @@ typedef struct hive_geometry_kernels {
     hive_batch_kernel find, upsert, erase, mixed;
     hive_batch_kernel deferred; /* the locked part of inserts the upsert and mixed kernels defer, or NULL */
     hive_batch_kernel deferred_deep; /* its deeper searches, for the keys `deferred` leaves (NULL with it) */
+    hive_batch_kernel full_hint; /* takes the full bits for those two (NULL with them) */
     hive_batch_kernel retry;   /* these two: one thread per key or bucket, as threads */
     hive_resize_kernel resize; /* and tiles share the layout and the protocol */
     hive_export_kernel export_pairs;
@@ -55,6 +57,7 @@ typedef struct hive_dict {
     hive_view view;        /* device pointers, passed by value to kernels */
     hive_vm slot_vm;       /* view.slots and view.locks live in these ranges */
     hive_vm lock_vm;
+    hive_vm hint_vm;       /* the deferred kernels' full bits, as many as lock bits */
     uint64_t buckets;
     uint64_t bytes_held;
     /* HIVE_COUNTER_BLOCKS blocks of HIVE_CTR_COUNT counters, one per call in

@@ -21,10 +21,11 @@ extern "C" const hive_geometry_kernels *hive_dict_kernels(uint32_t width, uint32
     return NULL;
 }
 
-/* Blocks per SM of a batch kernel that inserts (its lock-free pass), below
- * the 6 its registers allow: its random reads and CASes queue in the memory
- * system, and fewer of them in flight finish sooner (H100, fill of 2^26 keys
- * to 0.9: the pass 6.16 -> 6.01 ms at 4, 6.03 at 3, 6.27 at 2; bench/NOTES.md
+/* Blocks per SM of the insert kernel (the lock-free pass of a uniform insert
+ * batch) on a table of more than twice the L2's bytes, below the 6 its
+ * registers allow: its random DRAM reads and CASes queue in the memory system,
+ * and fewer of them in flight finish sooner (H100, fill of 2^26 keys to 0.9:
+ * the pass 6.16 -> 6.01 ms at 4, 6.03 at 3, 6.27 at 2; bench/NOTES.md
  * item 38). */
 #define HIVE_PASS_BLOCKS_PER_SM 4
 
@@ -96,32 +97,31 @@ typedef struct batch_launch {
     hive_batch_kernel deferred, deferred_deep; /* or NULL */
     const hive_dict *d;
     uint32_t lanes; /* per key, of `kernel` */
+    int max_per_sm; /* blocks of `kernel` */
     cudaStream_t stream;
     const hive_batch *batch;
+    int full_hint;  /* take the full bits for the deferred kernels */
 } batch_launch;
 
 static void launch_batch(void *ctx, uint64_t *counters)
 {
     const batch_launch *l = (const batch_launch *)ctx;
     uint64_t n = l->batch->n;
-    unsigned grid = l->deferred != NULL
-                        ? grid_for_at_most(l->d, (const void *)l->kernel, n, l->lanes, HIVE_PASS_BLOCKS_PER_SM)
-                        : grid_for(l->d, (const void *)l->kernel, n, l->lanes);
-    l->kernel<<<grid, HIVE_THREADS, 0, l->stream>>>(l->d->view, *l->batch, counters);
+    l->kernel<<<grid_for_at_most(l->d, (const void *)l->kernel, n, l->lanes, l->max_per_sm), HIVE_THREADS,
+                0, l->stream>>>(l->d->view, *l->batch, counters);
     if (l->deferred == NULL)
         return;
-    /* The deferred kernels' view carries the full bits; the hint kernel
-     * decides whether to take them for this batch (HIVE_CTR_HINTED). */
-    hive_view hinted = l->d->view;
-    hinted.full_hint = (const uint32_t *)l->d->hint_vm.base;
+    /* The hint kernel decides whether to take the full bits for this batch
+     * (HIVE_CTR_HINTED); the deferred kernels use them if it did. */
     hive_batch_kernel hint = l->d->kernels->full_hint;
-    hint<<<grid_for(l->d, (const void *)hint, l->d->buckets, 1), HIVE_THREADS, 0, l->stream>>>(
-        hinted, *l->batch, counters);
+    if (l->full_hint)
+        hint<<<grid_for(l->d, (const void *)hint, l->d->buckets, 1), HIVE_THREADS, 0, l->stream>>>(
+            l->d->view, *l->batch, counters);
     /* Each returns at once when the counters say nothing was left to it. */
     l->deferred<<<grid_for(l->d, (const void *)l->deferred, n, 1), HIVE_THREADS, 0, l->stream>>>(
-        hinted, *l->batch, counters);
+        l->d->view, *l->batch, counters);
     l->deferred_deep<<<grid_for(l->d, (const void *)l->deferred_deep, n, 1), HIVE_THREADS, 0,
-                       l->stream>>>(hinted, *l->batch, counters);
+                       l->stream>>>(l->d->view, *l->batch, counters);
 }
 
 extern "C" hive_status hive_dict_run(hive_table *t, const hive_batch *b, hive_batch_outcome *out,
@@ -134,8 +134,16 @@ extern "C" hive_status hive_dict_run(hive_table *t, const hive_batch *b, hive_ba
                                : b->op == HIVE_OP_ERASE ? k->erase
                                                         : k->upsert;
     int defers = kernel == k->mixed || kernel == k->upsert;
+    /* A uniform insert batch into a table that L2 does not hold gets the
+     * capped pass and the full bits.  In a table L2 holds, the rooms the bits
+     * spare are L2 hits anyway; in a mixed batch, most deferred inserts take
+     * a TOMB and search nothing (measured: both lost 2-5%, bench/NOTES.md
+     * item 39). */
+    uint64_t table_bytes = d->buckets * d->bucket_slots * d->slot_words * sizeof(uint64_t);
+    int bulk_insert = kernel == k->upsert && k->deferred != NULL && table_bytes > 2 * d->l2_bytes;
+    int max_per_sm = bulk_insert ? HIVE_PASS_BLOCKS_PER_SM : 1 << 30;
     batch_launch l = {kernel, defers ? k->deferred : NULL, defers ? k->deferred_deep : NULL, d, d->lanes,
-                      (cudaStream_t)stream, b};
+                      max_per_sm, (cudaStream_t)stream, b, bulk_insert};
     uint64_t c[HIVE_CTR_COUNT];
     HIVE_TRY(with_counters(d, (cudaStream_t)stream, "hive batch (CUDA)", launch_batch, &l, c));
     out->inserted = c[HIVE_CTR_INSERTED];
@@ -160,7 +168,7 @@ extern "C" hive_status hive_dict_retry_full(hive_table *t, const hive_batch *b, 
                                             hive_stream stream)
 {
     hive_dict *d = (hive_dict *)t->impl;
-    batch_launch l = {d->kernels->retry, NULL, NULL, d, 1, (cudaStream_t)stream, b};
+    batch_launch l = {d->kernels->retry, NULL, NULL, d, 1, 1 << 30, (cudaStream_t)stream, b, 0};
     uint64_t c[HIVE_CTR_COUNT];
     HIVE_TRY(with_counters(d, (cudaStream_t)stream, "hive batch retry (CUDA)", launch_batch, &l, c));
     out->inserted = c[HIVE_CTR_INSERTED];

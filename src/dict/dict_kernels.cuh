@@ -153,8 +153,7 @@ HIVE_DEFINE_ONE(hive_dict_one_kv32_tile, hive_geom, kv32_tile, hive_tile_first(g
         __shared__ uint64_t pending_all[HIVE_DEFERRED_WARPS][HIVE_DEFERRED_HOLD];               \
         if (counters[CTR] == 0)                                                                 \
             return;                                                                             \
-        if (counters[HIVE_CTR_HINTED] == 0)                                                     \
-            v.full_hint = NULL;                                                                 \
+        v.full_hint = counters[HIVE_CTR_HINTED] != 0;                                           \
         uint64_t *pending = pending_all[threadIdx.x / 32];                                      \
         unsigned lane = threadIdx.x & 31u;                                                      \
         hive_tally t = {};                                                                      \
@@ -197,16 +196,18 @@ HIVE_DEFINE_ONE(hive_dict_one_kv32_tile, hive_geom, kv32_tile, hive_tile_first(g
         hive_tally_flush(&t, counters);                                                         \
     }
 
-/* The full bits of the deferred kernels (hive_view.full_hint: bucket b had
- * no free slot when they were taken, one bit per bucket, read from L2).  Their
- * eviction search then reads from DRAM the room of a candidate only where the
- * bit says it may have one: about a third of them at load 0.9.  The bits cost
- * one read of the whole table in order, so they are taken only for a batch
- * whose deferred keys would have read more at random: at least one per
- * HIVE_HINT_TABLE_BYTES_PER_KEY bytes of buckets (H100, fill of 2^26 KV32 keys
- * to 0.9, 600 MB of buckets, 5.6 M deferred keys: short deferred launch 2.17
- * -> 1.85 ms for 0.20 ms of reading; KV64 at 2^25, 2.8 M deferred keys in as
- * many bytes: 1.33 -> 1.21 ms, a loss; bench/NOTES.md item 39). */
+/* Takes the full bits for the deferred kernels (core/protocol.h,
+ * hive_lock_word: one per bucket beside its lock bit, in L2), from the last
+ * slot of every bucket.  Their eviction search then reads from DRAM the room
+ * of a candidate only where the bit says it may have one: about a third of
+ * them at load 0.9.  The bits cost one read of the whole table in order, so
+ * they are taken only for a batch whose deferred keys would have read more at
+ * random: at least one per HIVE_HINT_TABLE_BYTES_PER_KEY bytes of buckets
+ * (H100, fill of 2^26 KV32 keys to 0.9, 600 MB of buckets, 5.6 M deferred
+ * keys: short deferred launch 2.17 -> 1.85 ms for 0.20 ms of reading; KV64 at
+ * 2^25, 2.8 M deferred keys in as many bytes: 1.33 -> 1.21 ms, a loss;
+ * bench/NOTES.md item 39).  Concurrent batches may take them at once: every
+ * word written is true when written. */
 #define HIVE_HINT_TABLE_BYTES_PER_KEY 160
 #define HIVE_DEFINE_HINT_KERNEL(NAME, W, S)                                                     \
     __global__ void __launch_bounds__(256) NAME(hive_view v, hive_batch b, uint64_t *counters) \
@@ -230,7 +231,7 @@ HIVE_DEFINE_ONE(hive_dict_one_kv32_tile, hive_geom, kv32_tile, hive_tile_first(g
             }                                                                                   \
             uint32_t mask = __ballot_sync(0xffffffffu, full);                                   \
             if (lane == 0)                                                                      \
-                ((uint32_t *)v.full_hint)[w >> 5] = mask;                                       \
+                hive_lock_word(&v, w)[1] = mask;                                                \
         }                                                                                       \
     }
 

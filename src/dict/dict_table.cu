@@ -68,7 +68,7 @@ static uint64_t bucket_bytes(const hive_dict *d)
     return (uint64_t)d->bucket_slots * d->slot_words * sizeof(uint64_t);
 }
 
-static uint64_t lock_bytes(uint64_t buckets) { return (buckets + 31) / 32 * sizeof(uint32_t); }
+static uint64_t lock_bytes(uint64_t buckets) { return HIVE_LOCK_BYTES(buckets); }
 
 /* The stash arrays of d->view (cudaMalloc'd: a resize replaces them whole). */
 static void free_stash(hive_view *v)
@@ -123,7 +123,6 @@ static void free_arrays(hive_dict *d)
 {
     hive_vm_release(&d->slot_vm);
     hive_vm_release(&d->lock_vm);
-    hive_vm_release(&d->hint_vm);
     d->view.slots = NULL;
     d->view.locks = NULL;
     free_stash(&d->view);
@@ -131,7 +130,7 @@ static void free_arrays(hive_dict *d)
 
 static uint64_t bytes_held(const hive_dict *d)
 {
-    return d->slot_vm.mapped + d->lock_vm.mapped + d->hint_vm.mapped + d->view.stash_buckets * bucket_bytes(d) +
+    return d->slot_vm.mapped + d->lock_vm.mapped + d->view.stash_buckets * bucket_bytes(d) +
            (d->view.stash_buckets + 31) / 32 * sizeof(uint32_t) + sizeof(uint64_t) +
            HIVE_COUNTER_BLOCKS * HIVE_CTR_COUNT * sizeof(uint64_t);
 }
@@ -144,7 +143,6 @@ static hive_status map_for(hive_dict *d, uint64_t buckets, cudaStream_t s, const
     uint64_t old_lock_bytes = lock_bytes(d->buckets);
     HIVE_TRY(hive_vm_map(&d->slot_vm, buckets * bucket_bytes(d), call));
     HIVE_TRY(hive_vm_map(&d->lock_vm, lock_bytes(buckets), call));
-    HIVE_TRY(hive_vm_map(&d->hint_vm, lock_bytes(buckets), call));
     if (lock_bytes(buckets) > old_lock_bytes)
         HIVE_TRY(hive_cuda_status(cudaMemsetAsync((char *)d->view.locks + old_lock_bytes, 0,
                                                   lock_bytes(buckets) - old_lock_bytes, s),
@@ -175,8 +173,6 @@ static hive_status alloc_arrays(hive_dict *d, uint64_t buckets, double stash_fra
     hive_status st = hive_vm_reserve(&d->slot_vm, d->device, max_buckets * bucket_bytes(d), call);
     if (st == HIVE_SUCCESS)
         st = hive_vm_reserve(&d->lock_vm, d->device, lock_bytes(max_buckets), call);
-    if (st == HIVE_SUCCESS)
-        st = hive_vm_reserve(&d->hint_vm, d->device, lock_bytes(max_buckets), call);
     if (st == HIVE_SUCCESS) {
         d->view.slots = (uint64_t *)d->slot_vm.base;
         d->view.locks = (uint32_t *)d->lock_vm.base;
@@ -273,6 +269,7 @@ static hive_status dict_create(hive_table *t)
     d->lanes = c->lanes_per_op;
     d->resize_batch = c->resize_batch;
     d->sm_count = prop.multiProcessorCount;
+    d->l2_bytes = (uint64_t)prop.l2CacheSize;
     d->view.max_evictions = c->max_evictions < HIVE_MAX_CHAIN ? c->max_evictions : HIVE_MAX_CHAIN;
     HIVE_TRY_GOTO(device_alloc((void **)&d->counters,
                                HIVE_COUNTER_BLOCKS * HIVE_CTR_COUNT * sizeof(uint64_t), call, "counters"),
@@ -494,7 +491,6 @@ static hive_status shrink(hive_table *t, hive_dict *d, uint64_t want, hive_strea
     HIVE_TRY(tidy(t, d, stream));
     hive_vm_trim(&d->slot_vm, d->buckets * bucket_bytes(d));
     hive_vm_trim(&d->lock_vm, lock_bytes(d->buckets));
-    hive_vm_trim(&d->hint_vm, lock_bytes(d->buckets));
     return HIVE_SUCCESS;
 }
 

@@ -53,11 +53,11 @@ typedef struct hive_dict {
     uint32_t lanes;        /* lanes per key */
     uint32_t resize_batch; /* buckets per resize kernel launch (config.resize_batch) */
     int sm_count;
+    uint64_t l2_bytes;
     cudaMemPool_t pool;      /* per-call scratch (results of callers that pass none) */
     hive_view view;        /* device pointers, passed by value to kernels */
     hive_vm slot_vm;       /* view.slots and view.locks live in these ranges */
     hive_vm lock_vm;
-    hive_vm hint_vm;       /* the deferred kernels' full bits, as many as lock bits */
     uint64_t buckets;
     uint64_t bytes_held;
     /* HIVE_COUNTER_BLOCKS blocks of HIVE_CTR_COUNT counters, one per call in

@@ -114,7 +114,7 @@ static void launch_batch(void *ctx, uint64_t *counters)
     /* The hint kernel decides whether to take the full bits for this batch
      * (HIVE_CTR_HINTED); the deferred kernels use them if it did. */
     hive_batch_kernel hint = l->d->kernels->full_hint;
-    if (l->full_hint)
+    if (l->full_hint && hint != NULL)
         hint<<<grid_for(l->d, (const void *)hint, l->d->buckets, 1), HIVE_THREADS, 0, l->stream>>>(
             l->d->view, *l->batch, counters);
     /* Each returns at once when the counters say nothing was left to it. */

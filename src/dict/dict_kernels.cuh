@@ -153,7 +153,7 @@ HIVE_DEFINE_ONE(hive_dict_one_kv32_tile, hive_geom, kv32_tile, hive_tile_first(g
         __shared__ uint64_t pending_all[HIVE_DEFERRED_WARPS][HIVE_DEFERRED_HOLD];               \
         if (counters[CTR] == 0)                                                                 \
             return;                                                                             \
-        v.full_hint = counters[HIVE_CTR_HINTED] != 0;                                           \
+        v.full_hint = (W) == 32 && counters[HIVE_CTR_HINTED] != 0; /* see HIVE_DEFINE_HINT_KERNEL */ \
         uint64_t *pending = pending_all[threadIdx.x / 32];                                      \
         unsigned lane = threadIdx.x & 31u;                                                      \
         hive_tally t = {};                                                                      \
@@ -196,7 +196,7 @@ HIVE_DEFINE_ONE(hive_dict_one_kv32_tile, hive_geom, kv32_tile, hive_tile_first(g
         hive_tally_flush(&t, counters);                                                         \
     }
 
-/* Takes the full bits for the deferred kernels (core/protocol.h,
+/* Takes the full bits for the deferred kernels of a KV32 table (core/protocol.h,
  * hive_lock_word: one per bucket beside its lock bit, in L2), from the last
  * slot of every bucket.  Their eviction search then reads from DRAM the room
  * of a candidate only where the bit says it may have one: about a third of
@@ -205,17 +205,18 @@ HIVE_DEFINE_ONE(hive_dict_one_kv32_tile, hive_geom, kv32_tile, hive_tile_first(g
  * random: at least one per HIVE_HINT_TABLE_BYTES_PER_KEY bytes of buckets
  * (H100, fill of 2^26 KV32 keys to 0.9, 600 MB of buckets, 5.6 M deferred
  * keys: short deferred launch 2.17 -> 1.85 ms for 0.20 ms of reading; KV64 at
- * 2^25, 2.8 M deferred keys in as many bytes: 1.33 -> 1.21 ms, a loss;
- * bench/NOTES.md item 39).  Concurrent batches may take them at once: every
- * word written is true when written. */
+ * 2^25, 2.8 M deferred keys in as many bytes: 1.33 -> 1.21 ms, a loss, and
+ * its deferred kernels ran slower for merely testing the bits, so KV64
+ * tables never take them; bench/NOTES.md item 39).  Concurrent batches may
+ * take them at once: every word written is true when written. */
 #define HIVE_HINT_TABLE_BYTES_PER_KEY 160
-#define HIVE_DEFINE_HINT_KERNEL(NAME, W, S)                                                     \
+#define HIVE_DEFINE_HINT_KERNEL(NAME, S)                                                     \
     __global__ void __launch_bounds__(256) NAME(hive_view v, hive_batch b, uint64_t *counters) \
     {                                                                                           \
         (void)b;                                                                                \
         uint64_t buckets = hive_index_buckets(v.ix);                                            \
         if (counters[HIVE_CTR_DEFERRED] * HIVE_HINT_TABLE_BYTES_PER_KEY <                       \
-            buckets * (S) * ((W) / 4))                                                          \
+            buckets * (S) * sizeof(uint64_t))                                                   \
             return;                                                                             \
         if (blockIdx.x == 0 && threadIdx.x == 0)                                                \
             counters[HIVE_CTR_HINTED] = 1;                                                      \
@@ -225,10 +226,8 @@ HIVE_DEFINE_ONE(hive_dict_one_kv32_tile, hive_geom, kv32_tile, hive_tile_first(g
              w += stride) {                                                                     \
             uint64_t bk = w + lane;                                                             \
             int full = 0;                                                                       \
-            if (bk < buckets) {                                                                 \
-                uint64_t word = hive_load64(v.slots + (bk * S + S - 1) * (W / 32));             \
-                full = (W) == 32 ? (uint32_t)word < HIVE_K32_VACANT : word < HIVE_K64_VACANT;   \
-            }                                                                                   \
+            if (bk < buckets)                                                                   \
+                full = hive_slot_key32(hive_load64(v.slots + bk * (S) + (S) - 1)) < HIVE_K32_VACANT; \
             uint32_t mask = __ballot_sync(0xffffffffu, full);                                   \
             if (lane == 0)                                                                      \
                 hive_lock_word(&v, w)[1] = mask;                                                \
@@ -256,8 +255,7 @@ HIVE_DEFINE_ONE(hive_dict_one_kv32_tile, hive_geom, kv32_tile, hive_tile_first(g
     HIVE_DEFINE_BATCH_KERNEL(hive_mixed_kv##W##_s##S, S, -1, hive_dict_one_kv##W)                \
     HIVE_DEFINE_DEFERRED_KERNEL(hive_deferred_kv##W##_s##S, W, S, HIVE_R_DEFER, HIVE_CTR_DEFERRED, 2) \
     HIVE_DEFINE_DEFERRED_KERNEL(hive_deferred_deep_kv##W##_s##S, W, S, HIVE_R_DEFER_DEEP,           \
-                                HIVE_CTR_DEFERRED_DEEP, 3)                                          \
-    HIVE_DEFINE_HINT_KERNEL(hive_full_hint_kv##W##_s##S, W, S)
+                                HIVE_CTR_DEFERRED_DEEP, 3)
 
 /* The four tile kernels of one KV32 geometry. */
 #define HIVE_DEFINE_TILE_KERNELS(S, T)                                                  \

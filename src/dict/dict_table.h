@@ -39,7 +39,7 @@ typedef struct hive_geometry_kernels {
     hive_batch_kernel find, upsert, erase, mixed;
     hive_batch_kernel deferred; /* the locked part of inserts the upsert and mixed kernels defer, or NULL */
     hive_batch_kernel deferred_deep; /* its deeper searches, for the keys `deferred` leaves (NULL with it) */
-    hive_batch_kernel full_hint; /* takes the full bits for those two (NULL with them) */
+    hive_batch_kernel full_hint; /* takes the full bits for those two, or NULL (KV64, tiles) */
     hive_batch_kernel retry;   /* these two: one thread per key or bucket, as threads */
     hive_resize_kernel resize; /* and tiles share the layout and the protocol */
     hive_export_kernel export_pairs;

@@ -102,31 +102,26 @@
  * point to 64-bit words; a KV64 slot is two of them (key, value). */
 typedef struct hive_view {
     uint64_t *slots;         /* buckets * S slots */
-    uint32_t *locks;         /* two bits per bucket: its lock and its full bit (hive_lock_word) */
+    uint32_t *locks;         /* one bit per bucket */
     uint64_t *stash;         /* stash_buckets * S slots, or NULL */
     uint32_t *stash_used;    /* one bit per stash bucket: a pair was ever placed there */
     uint64_t *stash_live;    /* live keys in the stash (one counter, for stats) */
     hive_index ix;           /* bucket index rule (linear hashing) */
     uint64_t stash_buckets;  /* 0: no stash */
     uint32_t max_evictions;  /* <= HIVE_MAX_CHAIN */
-    /* Nonzero where the full bits are current: only in the deferred kernels
-     * of a batch whose hint kernel took them (dict_kernels.cuh). */
-    uint32_t full_hint;
+    /* NULL, or one bit per bucket, set if the bucket had no free slot when
+     * the bits were taken: only in the deferred kernels of a KV32 bulk insert
+     * (dict_kernels.cuh). */
+    const uint32_t *full_hint;
 } hive_view;
 
-/* The lock bits and the full bits of buckets 32i .. 32i+31 are words 2i and
- * 2i+1 of `locks`, so that one array (and one mapping) holds both.  A full
- * bit says its bucket had no free slot when the bits were taken: a hint for
- * the eviction search, which then need not read that bucket's room.  Buckets
- * never regain a free slot while operations run (R2), and a clear bit is only
- * a maybe, so a stale bit costs a read at worst. */
-#define HIVE_LOCK_BYTES(buckets) (((buckets) + 31) / 32 * 2 * sizeof(uint32_t))
-
-HIVE_PROTO uint32_t *hive_lock_word(const hive_view *v, uint64_t b) { return v->locks + 2 * (b >> 5); }
-
+/* Did bucket b have no free slot when the full bits were taken?  A hint for
+ * the eviction search, which then need not read b's room: buckets never
+ * regain a free slot while operations run (R2), and a clear bit is only a
+ * maybe, so a stale bit costs a read at worst. */
 HIVE_PROTO int hive_hinted_full(const hive_view *v, uint64_t b)
 {
-    return v->full_hint && ((hive_read_u32(hive_lock_word(v, b) + 1) >> (b & 31)) & 1u);
+    return v->full_hint != NULL && ((hive_read_u32(v->full_hint + (b >> 5)) >> (b & 31)) & 1u);
 }
 
 /* Where a key's stash probe starts: a third hash made of the first two. */
@@ -155,7 +150,7 @@ HIVE_PROTO void hive_stash_mark_used(const hive_view *v, uint64_t sb)
 
 HIVE_PROTO void hive_lock_bucket(const hive_view *v, uint64_t b)
 {
-    uint32_t *word = hive_lock_word(v, b);
+    uint32_t *word = v->locks + (b >> 5);
     uint32_t bit = 1u << (b & 31);
     for (unsigned round = 0; !hive_lock_try(word, bit); round++)
         hive_backoff(round);
@@ -163,7 +158,7 @@ HIVE_PROTO void hive_lock_bucket(const hive_view *v, uint64_t b)
 
 HIVE_PROTO void hive_unlock_bucket(const hive_view *v, uint64_t b)
 {
-    hive_lock_release(hive_lock_word(v, b), 1u << (b & 31));
+    hive_lock_release(v->locks + (b >> 5), 1u << (b & 31));
 }
 
 /* While no operation runs (resizing, R8), the lock bits are free, and mark
@@ -171,16 +166,16 @@ HIVE_PROTO void hive_unlock_bucket(const hive_view *v, uint64_t b)
  * left in its second bucket, both buckets of a stash pair. */
 HIVE_PROTO void hive_mark_bucket(const hive_view *v, uint64_t b)
 {
-    hive_or_u32(hive_lock_word(v, b), 1u << (b & 31));
+    hive_or_u32(v->locks + (b >> 5), 1u << (b & 31));
 }
 
 /* Reads and clears bucket b's mark. */
 HIVE_PROTO int hive_take_mark(const hive_view *v, uint64_t b)
 {
     uint32_t bit = 1u << (b & 31);
-    if (!(hive_read_u32(hive_lock_word(v, b)) & bit))
+    if (!(hive_read_u32(v->locks + (b >> 5)) & bit))
         return 0;
-    hive_lock_release(hive_lock_word(v, b), bit);
+    hive_lock_release(v->locks + (b >> 5), bit);
     return 1;
 }
 
@@ -203,6 +198,7 @@ HIVE_PROTO int hive_take_mark(const hive_view *v, uint64_t b)
 #define P_HASH1(k) hive_bithash1(k)
 #define P_HASH2(k) hive_bithash2(k)
 #define P_COMBINE(m, a, b) hive_combine32((m), (a), (b))
+#define P_HINTED_FULL(v, b) hive_hinted_full((v), (b))
 #include "protocol_mode_thread.h"
 #include "protocol_body.h"
 
@@ -253,6 +249,7 @@ HIVE_PROTO void hive_tile_mark_stash(hive_geom g, const hive_view *v, uint64_t s
 #define P_HASH1(k) hive_bithash1(k)
 #define P_HASH2(k) hive_bithash2(k)
 #define P_COMBINE(m, a, b) hive_combine32((m), (a), (b))
+#define P_HINTED_FULL(v, b) 0 /* tiles run no deferred kernels */
 #include "protocol_mode_tile.h"
 #include "protocol_body.h"
 #endif
@@ -277,6 +274,7 @@ HIVE_PROTO void hive_tile_mark_stash(hive_geom g, const hive_view *v, uint64_t s
 #define P_HASH1(k) hive_hash1_k64(k)
 #define P_HASH2(k) hive_hash2_k64(k)
 #define P_COMBINE(m, a, b) hive_combine64((m), (a), (b))
+#define P_HINTED_FULL(v, b) 0 /* KV64 tables take no full bits */
 #include "protocol_mode_thread.h"
 #include "protocol_body.h"
 #endif

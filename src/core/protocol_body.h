@@ -431,7 +431,7 @@ HIVE_UNROLL
         P_SLOT last[HIVE_NEAR_GROUP];
 HIVE_UNROLL
         for (uint32_t j = 0; j < HIVE_NEAR_GROUP; j++)
-            last[j] = movable[j] && !hive_hinted_full(v, to[j])
+            last[j] = movable[j] && !P_HINTED_FULL(v, to[j])
                           ? P_LOAD_ONE(P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, to[j], P_S) + P_S - 1)
                           : P_MAKE(P_TOMB, 0);
 HIVE_UNROLL
@@ -801,6 +801,7 @@ HIVE_PROTO int P_SUFFIX(hive_upsert)(const hive_view *v, P_GEOM_PARAM, P_KEY k, 
 #undef P_HASH1
 #undef P_HASH2
 #undef P_COMBINE
+#undef P_HINTED_FULL
 #undef P_GEOM_PARAM
 #undef P_GEOM_ARG
 #undef P_S

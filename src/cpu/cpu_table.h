@@ -84,7 +84,7 @@ static inline uint64_t hive_cpu_bucket_bytes(const hive_cpu_table *ct)
     return (uint64_t)ct->S * ct->slot_words * sizeof(uint64_t);
 }
 
-static inline uint64_t hive_cpu_lock_bytes(uint64_t buckets) { return HIVE_LOCK_BYTES(buckets); }
+static inline uint64_t hive_cpu_lock_bytes(uint64_t buckets) { return (buckets + 31) / 32 * sizeof(uint32_t); }
 
 /* Batches below this many keys run on the calling thread: waking the
  * workers would cost more than it saves. */
@@ -113,7 +113,7 @@ static inline hive_view hive_cpu_view(const hive_cpu_table *ct, hive_cpu_store *
     v.ix = s->ix;
     v.stash_buckets = s->stash_buckets;
     v.max_evictions = ct->max_evictions;
-    v.full_hint = 0;
+    v.full_hint = NULL;
     return v;
 }
 

@@ -100,7 +100,7 @@ typedef struct batch_launch {
     int max_per_sm; /* blocks of `kernel` */
     cudaStream_t stream;
     const hive_batch *batch;
-    int full_hint;  /* take the full bits for the deferred kernels */
+    uint32_t *full_hint; /* room for the deferred kernels' full bits, or NULL */
 } batch_launch;
 
 static void launch_batch(void *ctx, uint64_t *counters)
@@ -111,17 +111,19 @@ static void launch_batch(void *ctx, uint64_t *counters)
                 0, l->stream>>>(l->d->view, *l->batch, counters);
     if (l->deferred == NULL)
         return;
-    /* The hint kernel decides whether to take the full bits for this batch
-     * (HIVE_CTR_HINTED); the deferred kernels use them if it did. */
-    hive_batch_kernel hint = l->d->kernels->full_hint;
-    if (l->full_hint && hint != NULL)
+    /* The hint kernel takes the full bits for this batch, or clears them. */
+    hive_view hinted = l->d->view;
+    hinted.full_hint = l->full_hint;
+    if (l->full_hint != NULL) {
+        hive_batch_kernel hint = l->d->kernels->full_hint;
         hint<<<grid_for(l->d, (const void *)hint, l->d->buckets, 1), HIVE_THREADS, 0, l->stream>>>(
-            l->d->view, *l->batch, counters);
+            hinted, *l->batch, counters);
+    }
     /* Each returns at once when the counters say nothing was left to it. */
     l->deferred<<<grid_for(l->d, (const void *)l->deferred, n, 1), HIVE_THREADS, 0, l->stream>>>(
-        l->d->view, *l->batch, counters);
+        hinted, *l->batch, counters);
     l->deferred_deep<<<grid_for(l->d, (const void *)l->deferred_deep, n, 1), HIVE_THREADS, 0,
-                       l->stream>>>(l->d->view, *l->batch, counters);
+                       l->stream>>>(hinted, *l->batch, counters);
 }
 
 extern "C" hive_status hive_dict_run(hive_table *t, const hive_batch *b, hive_batch_outcome *out,
@@ -142,10 +144,22 @@ extern "C" hive_status hive_dict_run(hive_table *t, const hive_batch *b, hive_ba
     uint64_t table_bytes = d->buckets * d->bucket_slots * d->slot_words * sizeof(uint64_t);
     int bulk_insert = kernel == k->upsert && k->deferred != NULL && table_bytes > 2 * d->l2_bytes;
     int max_per_sm = bulk_insert ? HIVE_PASS_BLOCKS_PER_SM : 1 << 30;
+    /* The full bits are the call's own, from the table's pool (after the
+     * first call, no allocation): concurrent calls never share them. */
+    void *hint = NULL;
+    if (bulk_insert && k->full_hint != NULL &&
+        cudaMallocFromPoolAsync(&hint, (d->buckets + 31) / 32 * sizeof(uint32_t), d->pool,
+                                (cudaStream_t)stream) != cudaSuccess) {
+        cudaGetLastError(); /* not sticky: without the bits the deferred kernels read every room */
+        hint = NULL;
+    }
     batch_launch l = {kernel, defers ? k->deferred : NULL, defers ? k->deferred_deep : NULL, d, d->lanes,
-                      max_per_sm, (cudaStream_t)stream, b, bulk_insert};
+                      max_per_sm, (cudaStream_t)stream, b, (uint32_t *)hint};
     uint64_t c[HIVE_CTR_COUNT];
-    HIVE_TRY(with_counters(d, (cudaStream_t)stream, "hive batch (CUDA)", launch_batch, &l, c));
+    hive_status st = with_counters(d, (cudaStream_t)stream, "hive batch (CUDA)", launch_batch, &l, c);
+    if (hint != NULL)
+        cudaFreeAsync(hint, (cudaStream_t)stream);
+    HIVE_TRY(st);
     out->inserted = c[HIVE_CTR_INSERTED];
     out->erased = c[HIVE_CTR_ERASED];
     out->reserved = c[HIVE_CTR_RESERVED];
@@ -168,7 +182,7 @@ extern "C" hive_status hive_dict_retry_full(hive_table *t, const hive_batch *b, 
                                             hive_stream stream)
 {
     hive_dict *d = (hive_dict *)t->impl;
-    batch_launch l = {d->kernels->retry, NULL, NULL, d, 1, 1 << 30, (cudaStream_t)stream, b, 0};
+    batch_launch l = {d->kernels->retry, NULL, NULL, d, 1, 1 << 30, (cudaStream_t)stream, b, NULL};
     uint64_t c[HIVE_CTR_COUNT];
     HIVE_TRY(with_counters(d, (cudaStream_t)stream, "hive batch retry (CUDA)", launch_batch, &l, c));
     out->inserted = c[HIVE_CTR_INSERTED];

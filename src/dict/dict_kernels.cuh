@@ -153,7 +153,6 @@ HIVE_DEFINE_ONE(hive_dict_one_kv32_tile, hive_geom, kv32_tile, hive_tile_first(g
         __shared__ uint64_t pending_all[HIVE_DEFERRED_WARPS][HIVE_DEFERRED_HOLD];               \
         if (counters[CTR] == 0)                                                                 \
             return;                                                                             \
-        v.full_hint = (W) == 32 && counters[HIVE_CTR_HINTED] != 0; /* see HIVE_DEFINE_HINT_KERNEL */ \
         uint64_t *pending = pending_all[threadIdx.x / 32];                                      \
         unsigned lane = threadIdx.x & 31u;                                                      \
         hive_tally t = {};                                                                      \
@@ -196,41 +195,39 @@ HIVE_DEFINE_ONE(hive_dict_one_kv32_tile, hive_geom, kv32_tile, hive_tile_first(g
         hive_tally_flush(&t, counters);                                                         \
     }
 
-/* Takes the full bits for the deferred kernels of a KV32 table (core/protocol.h,
- * hive_lock_word: one per bucket beside its lock bit, in L2), from the last
- * slot of every bucket.  Their eviction search then reads from DRAM the room
- * of a candidate only where the bit says it may have one: about a third of
- * them at load 0.9.  The bits cost one read of the whole table in order, so
- * they are taken only for a batch whose deferred keys would have read more at
- * random: at least one per HIVE_HINT_TABLE_BYTES_PER_KEY bytes of buckets
- * (H100, fill of 2^26 KV32 keys to 0.9, 600 MB of buckets, 5.6 M deferred
- * keys: short deferred launch 2.17 -> 1.85 ms for 0.20 ms of reading; KV64 at
- * 2^25, 2.8 M deferred keys in as many bytes: 1.33 -> 1.21 ms, a loss, and
- * its deferred kernels ran slower for merely testing the bits, so KV64
- * tables never take them; bench/NOTES.md item 39).  Concurrent batches may
- * take them at once: every word written is true when written. */
+/* Takes the full bits for the deferred kernels of a KV32 table
+ * (hive_view.full_hint: one per bucket, in L2), from the last slot of every
+ * bucket.  Their eviction search then reads from DRAM the room of a
+ * candidate only where the bit says it may have one: about a third of them at
+ * load 0.9.  The bits cost one read of the whole table in order, so they are
+ * taken only for a batch whose deferred keys would have read more at random:
+ * at least one per HIVE_HINT_TABLE_BYTES_PER_KEY bytes of buckets (H100, fill
+ * of 2^26 KV32 keys to 0.9, 600 MB of buckets, 5.6 M deferred keys: short
+ * deferred launch 2.17 -> 1.85 ms for 0.20 ms of reading).  KV64 tables never
+ * take them: at 2^25 keys (as many bytes, 2.8 M deferred keys) the launch
+ * went 1.33 -> 1.21 ms for the same 0.20 ms (bench/NOTES.md item 39).  A
+ * batch that does not take them clears them (a write of one bit per bucket:
+ * no bit says full), so the deferred kernels need not know which it was.  The
+ * bits are the call's own (dict_batch.cu). */
 #define HIVE_HINT_TABLE_BYTES_PER_KEY 160
 #define HIVE_DEFINE_HINT_KERNEL(NAME, S)                                                     \
     __global__ void __launch_bounds__(256) NAME(hive_view v, hive_batch b, uint64_t *counters) \
     {                                                                                           \
         (void)b;                                                                                \
         uint64_t buckets = hive_index_buckets(v.ix);                                            \
-        if (counters[HIVE_CTR_DEFERRED] * HIVE_HINT_TABLE_BYTES_PER_KEY <                       \
-            buckets * (S) * sizeof(uint64_t))                                                   \
-            return;                                                                             \
-        if (blockIdx.x == 0 && threadIdx.x == 0)                                                \
-            counters[HIVE_CTR_HINTED] = 1;                                                      \
+        int take = counters[HIVE_CTR_DEFERRED] * HIVE_HINT_TABLE_BYTES_PER_KEY >=               \
+                   buckets * (S) * sizeof(uint64_t);                                            \
         unsigned lane = threadIdx.x & 31u;                                                      \
         uint64_t stride = (uint64_t)gridDim.x * blockDim.x;                                     \
         for (uint64_t w = (uint64_t)blockIdx.x * blockDim.x + (threadIdx.x & ~31u); w < buckets; \
              w += stride) {                                                                     \
             uint64_t bk = w + lane;                                                             \
             int full = 0;                                                                       \
-            if (bk < buckets)                                                                   \
+            if (take && bk < buckets)                                                           \
                 full = hive_slot_key32(hive_load64(v.slots + bk * (S) + (S) - 1)) < HIVE_K32_VACANT; \
             uint32_t mask = __ballot_sync(0xffffffffu, full);                                   \
             if (lane == 0)                                                                      \
-                hive_lock_word(&v, w)[1] = mask;                                                \
+                ((uint32_t *)v.full_hint)[w >> 5] = mask;                                       \
         }                                                                                       \
     }
 

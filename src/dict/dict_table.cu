@@ -68,7 +68,7 @@ static uint64_t bucket_bytes(const hive_dict *d)
     return (uint64_t)d->bucket_slots * d->slot_words * sizeof(uint64_t);
 }
 
-static uint64_t lock_bytes(uint64_t buckets) { return HIVE_LOCK_BYTES(buckets); }
+static uint64_t lock_bytes(uint64_t buckets) { return (buckets + 31) / 32 * sizeof(uint32_t); }
 
 /* The stash arrays of d->view (cudaMalloc'd: a resize replaces them whole). */
 static void free_stash(hive_view *v)

@@ -22,7 +22,6 @@ enum {
     HIVE_CTR_EVICTIONS = HIVE_CTR_STEP0 + 4,
     HIVE_CTR_DEFERRED, /* inserts whose locked part a batch kernel left to hive_deferred_* */
     HIVE_CTR_DEFERRED_DEEP, /* of those, the ones left to hive_deferred_deep_* */
-    HIVE_CTR_HINTED, /* nonzero once hive_full_hint_* has taken the bits for the deferred kernels */
     HIVE_CTR_COUNT
 };
 

@@ -210,7 +210,7 @@ HIVE_DEFINE_ONE(hive_dict_one_kv32_tile, hive_geom, kv32_tile, hive_tile_first(g
  * no bit says full), so the deferred kernels need not know which it was.  The
  * bits are the call's own (dict_batch.cu). */
 #define HIVE_HINT_TABLE_BYTES_PER_KEY 160
-#define HIVE_DEFINE_HINT_KERNEL(NAME, S)                                                     \
+#define HIVE_DEFINE_HINT_KERNEL(NAME, S)                                                        \
     __global__ void __launch_bounds__(256) NAME(hive_view v, hive_batch b, uint64_t *counters) \
     {                                                                                           \
         (void)b;                                                                                \

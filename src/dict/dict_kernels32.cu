@@ -28,11 +28,12 @@ HIVE_DEFINE_EXPORT_KERNEL(32, uint32_t)
 
 #define THREADS(S)                                                                         \
     {32, S, 1, hive_find_kv32_s##S, hive_upsert_kv32_s##S, hive_erase_kv32_s##S,           \
-     hive_mixed_kv32_s##S, hive_deferred_kv32_s##S, hive_deferred_deep_kv32_s##S, hive_full_hint_kv32_s##S,         \
+     hive_mixed_kv32_s##S, hive_deferred_kv32_s##S, hive_deferred_deep_kv32_s##S,         \
+     hive_full_hint_kv32_s##S,                                                            \
      hive_retry_kv32_s##S, hive_resize_kv32_s##S, (hive_export_kernel)hive_export_kv32}
 #define TILES(S, T)                                                                        \
     {32, S, T, hive_find_kv32_s##S##_t##T, hive_upsert_kv32_s##S##_t##T,                     \
-     hive_erase_kv32_s##S##_t##T, hive_mixed_kv32_s##S##_t##T, NULL, NULL, NULL,                \
+     hive_erase_kv32_s##S##_t##T, hive_mixed_kv32_s##S##_t##T, NULL, NULL, NULL,           \
      hive_retry_kv32_s##S,                                                                 \
      hive_resize_kv32_s##S, (hive_export_kernel)hive_export_kv32}
 

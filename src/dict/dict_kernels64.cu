@@ -18,7 +18,7 @@ HIVE_DEFINE_EXPORT_KERNEL(64, uint64_t)
 
 #define THREADS(S)                                                                         \
     {64, S, 1, hive_find_kv64_s##S, hive_upsert_kv64_s##S, hive_erase_kv64_s##S,           \
-     hive_mixed_kv64_s##S, hive_deferred_kv64_s##S, hive_deferred_deep_kv64_s##S, NULL,         \
+     hive_mixed_kv64_s##S, hive_deferred_kv64_s##S, hive_deferred_deep_kv64_s##S, NULL,   \
      hive_retry_kv64_s##S, hive_resize_kv64_s##S, (hive_export_kernel)hive_export_kv64}
 
 extern const hive_geometry_kernels hive_dict_kernels64[] = {

@@ -52,7 +52,7 @@ typedef struct hive_dict {
     uint32_t lanes;        /* lanes per key */
     uint32_t resize_batch; /* buckets per resize kernel launch (config.resize_batch) */
     int sm_count;
-    uint64_t l2_bytes;
+    uint64_t l2_bytes;     /* the device's L2 (dict_batch.cu: tables beyond twice it) */
     cudaMemPool_t pool;      /* per-call scratch (results of callers that pass none) */
     hive_view view;        /* device pointers, passed by value to kernels */
     hive_vm slot_vm;       /* view.slots and view.locks live in these ranges */

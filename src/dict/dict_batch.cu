@@ -138,9 +138,10 @@ extern "C" hive_status hive_dict_run(hive_table *t, const hive_batch *b, hive_ba
     int defers = kernel == k->mixed || kernel == k->upsert;
     /* A uniform insert batch into a table that L2 does not hold gets the
      * capped pass and the full bits.  In a table L2 holds, the rooms the bits
-     * spare are L2 hits anyway; in a mixed batch, most deferred inserts take
-     * a TOMB and search nothing (measured: both lost 2-5%, bench/NOTES.md
-     * item 39). */
+     * spare are L2 hits anyway, and mixed batches (half finds and erases, with
+     * TOMBs for their inserts to take) did not gain either: a version that
+     * gave both the cap and the bits lost 2-5% there (bench/NOTES.md
+     * item 38). */
     uint64_t table_bytes = d->buckets * d->bucket_slots * d->slot_words * sizeof(uint64_t);
     int bulk_insert = kernel == k->upsert && k->deferred != NULL && table_bytes > 2 * d->l2_bytes;
     int max_per_sm = bulk_insert ? HIVE_PASS_BLOCKS_PER_SM : 1 << 30;

@@ -146,9 +146,11 @@ extern "C" hive_status hive_dict_run(hive_table *t, const hive_batch *b, hive_ba
     int bulk_insert = kernel == k->upsert && k->deferred != NULL && table_bytes > 2 * d->l2_bytes;
     int max_per_sm = bulk_insert ? HIVE_PASS_BLOCKS_PER_SM : 1 << 30;
     /* The full bits are the call's own, from the table's pool (after the
-     * first call, no allocation): concurrent calls never share them. */
+     * first call, no allocation): concurrent calls never share them.  A batch
+     * too small to defer enough keys for them (HIVE_HINT_TABLE_BYTES_PER_KEY)
+     * neither allocates them nor launches the kernel that would clear them. */
     void *hint = NULL;
-    if (bulk_insert && k->full_hint != NULL &&
+    if (bulk_insert && k->full_hint != NULL && b->n * HIVE_HINT_TABLE_BYTES_PER_KEY >= table_bytes &&
         cudaMallocFromPoolAsync(&hint, (d->buckets + 31) / 32 * sizeof(uint32_t), d->pool,
                                 (cudaStream_t)stream) != cudaSuccess) {
         cudaGetLastError(); /* not sticky: without the bits the deferred kernels read every room */

@@ -35,6 +35,27 @@ HIVE_PROTO void hive_load64x2(const uint64_t *p, uint64_t *a, uint64_t *b)
                  : "memory");
 }
 
+/* Acquire versions of the two loads above: no later memory access of the
+ * thread is performed before them.  sm_90 compiles an acquire load to the
+ * load and an L1 invalidation (CCTL.IVALL), where a fence.acq_rel after
+ * relaxed loads also waits for every earlier access of the thread to complete
+ * (MEMBAR.ALL.GPU, ERRBAR): the cheaper way to order a scan before what
+ * follows when every key pays for the ordering (hive_scan_bucket_ordered). */
+HIVE_PROTO uint64_t hive_load64_acquire(const uint64_t *p)
+{
+    uint64_t v;
+    asm volatile("ld.acquire.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    return v;
+}
+
+HIVE_PROTO void hive_load64x2_acquire(const uint64_t *p, uint64_t *a, uint64_t *b)
+{
+    asm volatile("ld.acquire.gpu.global.v2.u64 {%0, %1}, [%2];"
+                 : "=l"(*a), "=l"(*b)
+                 : "l"(p)
+                 : "memory");
+}
+
 HIVE_PROTO uint64_t hive_cas64(uint64_t *p, uint64_t expected, uint64_t desired)
 {
     return (uint64_t)atomicCAS((unsigned long long *)p, (unsigned long long)expected,
@@ -68,6 +89,17 @@ HIVE_PROTO hive_u128 hive_load128(const hive_u128 *p)
     return ((hive_u128)hi << 64) | lo;
 }
 
+HIVE_PROTO hive_u128 hive_load128_acquire(const hive_u128 *p)
+{
+    uint64_t lo, hi;
+    asm volatile("{\n\t.reg .b128 t;\n\tld.acquire.gpu.global.b128 t, [%2];\n\t"
+                 "mov.b128 {%0, %1}, t;\n\t}"
+                 : "=l"(lo), "=l"(hi)
+                 : "l"(p)
+                 : "memory");
+    return ((hive_u128)hi << 64) | lo;
+}
+
 HIVE_PROTO hive_u128 hive_cas128(hive_u128 *p, hive_u128 expected, hive_u128 desired)
 {
     uint64_t lo, hi;
@@ -91,12 +123,14 @@ HIVE_PROTO uint32_t hive_read_u32(const uint32_t *p)
 
 HIVE_PROTO void hive_or_u32(uint32_t *p, uint32_t bits) { atomicOr(p, bits); }
 
+/* An acquire RMW, so that the holder's reads come after the lock: on sm_90
+ * the atomic and an L1 invalidation, not the full fence that an atomicOr
+ * followed by fence.acq_rel costs (bench/NOTES.md item 45). */
 HIVE_PROTO int hive_lock_try(uint32_t *word, uint32_t bit)
 {
-    if (atomicOr(word, bit) & bit)
-        return 0;
-    hive_fence(); /* acquire: the holder's reads come after the lock */
-    return 1;
+    uint32_t old;
+    asm volatile("atom.acquire.gpu.global.or.b32 %0, [%1], %2;" : "=r"(old) : "l"(word), "r"(bit) : "memory");
+    return (old & bit) == 0;
 }
 
 /* Orders a thread's earlier slot loads before its later ones (the first
@@ -123,6 +157,9 @@ HIVE_PROTO void hive_load64x2(const uint64_t *p, uint64_t *a, uint64_t *b)
     *b = __atomic_load_n(p + 1, __ATOMIC_ACQUIRE);
 }
 
+/* Host slot loads are acquire already. */
+HIVE_PROTO uint64_t hive_load64_acquire(const uint64_t *p) { return hive_load64(p); }
+
 HIVE_PROTO uint64_t hive_cas64(uint64_t *p, uint64_t expected, uint64_t desired)
 {
     __atomic_compare_exchange_n(p, &expected, desired, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
@@ -146,6 +183,8 @@ HIVE_PROTO hive_u128 hive_load128(const hive_u128 *p)
     __atomic_load((hive_u128 *)p, &v, __ATOMIC_ACQUIRE);
     return v;
 }
+
+HIVE_PROTO hive_u128 hive_load128_acquire(const hive_u128 *p) { return hive_load128(p); }
 
 HIVE_PROTO hive_u128 hive_cas128(hive_u128 *p, hive_u128 expected, hive_u128 desired)
 {

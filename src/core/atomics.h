@@ -143,6 +143,9 @@ HIVE_PROTO void hive_lock_release(uint32_t *word, uint32_t bit)
     atomicAnd(word, ~bit);
 }
 
+/* For a caller that has just issued hive_fence(): that fence is the release. */
+HIVE_PROTO void hive_lock_release_fenced(uint32_t *word, uint32_t bit) { atomicAnd(word, ~bit); }
+
 HIVE_PROTO void hive_backoff(unsigned round) { __nanosleep(32u << (round < 6 ? round : 6)); }
 
 #else
@@ -212,6 +215,9 @@ HIVE_PROTO void hive_lock_release(uint32_t *word, uint32_t bit)
 {
     __atomic_fetch_and(word, ~bit, __ATOMIC_RELEASE);
 }
+
+/* The host's fence is empty: the release is the RMW's own. */
+HIVE_PROTO void hive_lock_release_fenced(uint32_t *word, uint32_t bit) { hive_lock_release(word, bit); }
 
 /* Slot loads are already acquire on the host. */
 HIVE_PROTO void hive_order_reads(void) {}

@@ -161,6 +161,16 @@ HIVE_PROTO void hive_unlock_bucket(const hive_view *v, uint64_t b)
     hive_lock_release(v->locks + (b >> 5), 1u << (b & 31));
 }
 
+/* Releases bucket b's lock right after a fence of the caller's own, which
+ * already orders everything before it. */
+HIVE_PROTO void hive_unlock_bucket_fenced(const hive_view *v, uint64_t b)
+{
+    hive_lock_release_fenced(v->locks + (b >> 5), 1u << (b & 31));
+}
+
+/* No lock held (hive_apply_chain released it). */
+#define HIVE_LOCK_NONE UINT64_MAX
+
 /* While no operation runs (resizing, R8), the lock bits are free, and mark
  * the buckets that must keep VACANT free slots: the first bucket of a pair
  * left in its second bucket, both buckets of a stash pair. */

@@ -383,9 +383,14 @@ HIVE_PROTO int P_SUFFIX(hive_movable)(const hive_view *v, P_SLOT word, uint64_t 
  * is applied whole or not at all: if a link changed since it was seen, or the
  * free slot was taken, the frozen links are thawed and nothing moved.  Then
  * the copies run from the end, each visible before its source is reused (R5).
- * Returns 1 if applied. */
-HIVE_PROTO int P_SUFFIX(hive_apply_chain)(P_GEOM_PARAM, P_SUFFIX(hive_link) * chain, int depth, P_SLOT *free_slot,
-                                          P_SLOT free_word, P_SLOT newcomer)
+ * The caller holds the lock of bucket *held (R3); once the last victim's copy
+ * is fenced, every link is frozen and visible, so the lock is released there
+ * (*held becomes HIVE_LOCK_NONE) and shares that fence instead of paying one
+ * of its own after the commits: an inserter of the newcomer's key that takes
+ * the lock next meets the frozen first link in b1 or b2 and waits for its
+ * commit (R3, R5).  Returns 1 if applied. */
+HIVE_PROTO int P_SUFFIX(hive_apply_chain)(const hive_view *v, P_GEOM_PARAM, P_SUFFIX(hive_link) * chain, int depth,
+                                          P_SLOT *free_slot, P_SLOT free_word, P_SLOT newcomer, uint64_t *held)
 {
     (void)P_GEOM_ARG;
     int frozen = 0;
@@ -397,6 +402,8 @@ HIVE_PROTO int P_SUFFIX(hive_apply_chain)(P_GEOM_PARAM, P_SUFFIX(hive_link) * ch
     }
     if (frozen == depth && P_CAS(free_slot, free_word, chain[depth - 1].word) == free_word) {
         hive_fence(); /* each copy is visible before its source is reused */
+        P_UNLOCK_FENCED(v, *held);
+        *held = HIVE_LOCK_NONE;
         for (int i = depth - 1; i > 0; i--) {
             P_CAS(chain[i].slot, P_MAKE(P_MOVING, P_VAL_OF(chain[i].word)), chain[i - 1].word);
             hive_fence();
@@ -492,7 +499,7 @@ HIVE_UNROLL
  * lock.  Returns the keys moved (1 or 2), or 0 if no such chain exists or
  * another thread changed it first. */
 HIVE_PROTO int P_SUFFIX(hive_evict_near)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P_VAL val, uint64_t b1,
-                                         uint64_t b2, int levels)
+                                         uint64_t b2, int levels, uint64_t *held)
 {
     P_SUFFIX(hive_link) chain[2] = {{0, 0}, {0, 0}};
     uint64_t dest = 0;
@@ -526,7 +533,8 @@ HIVE_NO_UNROLL
     P_SUFFIX(hive_scan) ds = P_SUFFIX(hive_scan_bucket)(dest_bucket, P_GEOM_ARG, P_KEY_OF(chain[depth - 1].word));
     if (ds.match >= 0 || ds.free < 0)
         return 0; /* stale, or the room was taken */
-    if (!P_SUFFIX(hive_apply_chain)(P_GEOM_ARG, chain, depth, dest_bucket + ds.free, ds.word, P_MAKE(k, val)))
+    if (!P_SUFFIX(hive_apply_chain)(v, P_GEOM_ARG, chain, depth, dest_bucket + ds.free, ds.word, P_MAKE(k, val),
+                                    held))
         return 0;
     return depth;
 }
@@ -541,7 +549,7 @@ HIVE_NO_UNROLL
  * number of keys moved, 0 if no chain was found, or -1 if chains were found
  * but other threads changed them first (worth trying again). */
 HIVE_PROTO int P_SUFFIX(hive_evict)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P_VAL val,
-                                    uint32_t h1, uint64_t b1, uint64_t b2)
+                                    uint32_t h1, uint64_t b1, uint64_t b2, uint64_t *held)
 {
     P_SUFFIX(hive_link) chain[HIVE_MAX_CHAIN];
     uint32_t max_depth = v->max_evictions < HIVE_MAX_CHAIN ? v->max_evictions : HIVE_MAX_CHAIN;
@@ -558,8 +566,8 @@ HIVE_PROTO int P_SUFFIX(hive_evict)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P
                 /* The previous victim takes a TOMB of the bucket it was to
                  * be moved into: one move fewer (b1's and b2's own TOMBs are
                  * the newcomer's, taken before any eviction, R3). */
-                if (P_SUFFIX(hive_apply_chain)(P_GEOM_ARG, chain, (int)depth, tomb.slot, tomb.word,
-                                               P_MAKE(k, val)))
+                if (P_SUFFIX(hive_apply_chain)(v, P_GEOM_ARG, chain, (int)depth, tomb.slot, tomb.word,
+                                               P_MAKE(k, val), held))
                     return (int)depth;
                 raced = 1;
                 break;
@@ -569,8 +577,8 @@ HIVE_PROTO int P_SUFFIX(hive_evict)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P
                 P_SUFFIX(hive_scan) ds = P_SUFFIX(hive_scan_bucket)(dest_bucket, P_GEOM_ARG,
                                                                     P_KEY_OF(chain[depth].word));
                 if (ds.match < 0 && ds.free >= 0 &&
-                    P_SUFFIX(hive_apply_chain)(P_GEOM_ARG, chain, (int)depth + 1, dest_bucket + ds.free,
-                                               ds.word, P_MAKE(k, val)))
+                    P_SUFFIX(hive_apply_chain)(v, P_GEOM_ARG, chain, (int)depth + 1, dest_bucket + ds.free,
+                                               ds.word, P_MAKE(k, val), held))
                     return (int)depth + 1;
                 raced = 1; /* stale, or taken meanwhile: a fresh attempt */
                 break;
@@ -600,7 +608,8 @@ HIVE_PROTO int P_SUFFIX(hive_evict)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P
  * HIVE_EVICT_TWO_MOVES alone), so that the lanes of a warp go through the
  * short path together. */
 HIVE_PROTO int P_SUFFIX(hive_insert_locked)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P_VAL val, int mode,
-                                            uint32_t h1, uint32_t h2, int levels, int *step, uint32_t *moves)
+                                            uint32_t h1, uint32_t h2, int levels, int *step, uint32_t *moves,
+                                            uint64_t *held)
 {
     uint64_t b1 = hive_bucket_of(v->ix, h1), b2 = hive_bucket_of(v->ix, h2);
     P_SLOT *bucket1 = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b1, P_S);
@@ -671,11 +680,11 @@ HIVE_PROTO int P_SUFFIX(hive_insert_locked)(const hive_view *v, P_GEOM_PARAM, P_
                 return HIVE_R_INSERTED;
             continue;
         }
-        int moved = P_SUFFIX(hive_evict_near)(v, P_GEOM_ARG, k, val, b1, b2, levels);
+        int moved = P_SUFFIX(hive_evict_near)(v, P_GEOM_ARG, k, val, b1, b2, levels, held);
         if (!moved && !(levels & HIVE_EVICT_TWO_MOVES))
             return HIVE_R_DEFER_DEEP;
         if (!moved)
-            moved = P_SUFFIX(hive_evict)(v, P_GEOM_ARG, k, val, h1, b1, b2);
+            moved = P_SUFFIX(hive_evict)(v, P_GEOM_ARG, k, val, h1, b1, b2, held);
         if (moved > 0) {
             *step = HIVE_STEP_EVICT;
             *moves = (uint32_t)moved;
@@ -774,10 +783,12 @@ HIVE_PROTO int P_SUFFIX(hive_upsert_deferred)(const hive_view *v, P_GEOM_PARAM, 
                                               uint32_t *moves)
 {
     uint64_t b1 = hive_bucket_of(v->ix, h1);
+    uint64_t held = b1; /* an eviction releases it as soon as it may (hive_apply_chain) */
     *moves = 0;
     P_LOCK(v, b1);
-    int r = P_SUFFIX(hive_insert_locked)(v, P_GEOM_ARG, k, val, mode, h1, h2, levels, step, moves);
-    P_UNLOCK(v, b1);
+    int r = P_SUFFIX(hive_insert_locked)(v, P_GEOM_ARG, k, val, mode, h1, h2, levels, step, moves, &held);
+    if (held != HIVE_LOCK_NONE)
+        P_UNLOCK(v, b1);
     return r;
 }
 
@@ -836,4 +847,5 @@ HIVE_PROTO int P_SUFFIX(hive_upsert)(const hive_view *v, P_GEOM_PARAM, P_KEY k, 
 #undef P_MARK_STASH
 #undef P_LOCK
 #undef P_UNLOCK
+#undef P_UNLOCK_FENCED
 #undef P_TILE

@@ -10,3 +10,4 @@
 #define P_MARK_STASH(v, sb) hive_stash_mark_used((v), (sb))
 #define P_LOCK(v, b) hive_lock_bucket((v), (b))
 #define P_UNLOCK(v, b) hive_unlock_bucket((v), (b))
+#define P_UNLOCK_FENCED(v, b) hive_unlock_bucket_fenced((v), (b))

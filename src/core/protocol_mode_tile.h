@@ -15,3 +15,4 @@
 #define P_MARK_STASH(v, sb) hive_tile_mark_stash(g, (v), (sb))
 #define P_LOCK(v, b) hive_tile_lock(g, (v), (b))
 #define P_UNLOCK(v, b) hive_tile_unlock(g, (v), (b))
+#define P_UNLOCK_FENCED(v, b) hive_tile_unlock(g, (v), (b))

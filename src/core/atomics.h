@@ -6,8 +6,9 @@
  * reader that sees the last step of a cuckoo move (the newcomer in the frozen
  * slot) also sees its first step (the moved key in its second bucket); see
  * docs/design.md.  On x86 these cost nothing; on the GPU, loads are
- * ld.relaxed.gpu and the one place that needs ordering (between scanning the
- * first and the second bucket) issues an explicit fence. */
+ * ld.relaxed.gpu, the one place that needs them ordered (between scanning the
+ * first and the second bucket) issues an acquire fence, and the writes a
+ * move or a lock release must order are fenced with fence.acq_rel. */
 #ifndef HIVE_CORE_ATOMICS_H
 #define HIVE_CORE_ATOMICS_H
 
@@ -30,27 +31,6 @@ HIVE_PROTO uint64_t hive_load64(const uint64_t *p)
 HIVE_PROTO void hive_load64x2(const uint64_t *p, uint64_t *a, uint64_t *b)
 {
     asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];"
-                 : "=l"(*a), "=l"(*b)
-                 : "l"(p)
-                 : "memory");
-}
-
-/* Acquire versions of the two loads above: no later memory access of the
- * thread is performed before them.  sm_90 compiles an acquire load to the
- * load and an L1 invalidation (CCTL.IVALL), where a fence.acq_rel after
- * relaxed loads also waits for every earlier access of the thread to complete
- * (MEMBAR.ALL.GPU, ERRBAR): the cheaper way to order a scan before what
- * follows when every key pays for the ordering (hive_scan_bucket_ordered). */
-HIVE_PROTO uint64_t hive_load64_acquire(const uint64_t *p)
-{
-    uint64_t v;
-    asm volatile("ld.acquire.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-    return v;
-}
-
-HIVE_PROTO void hive_load64x2_acquire(const uint64_t *p, uint64_t *a, uint64_t *b)
-{
-    asm volatile("ld.acquire.gpu.global.v2.u64 {%0, %1}, [%2];"
                  : "=l"(*a), "=l"(*b)
                  : "l"(p)
                  : "memory");
@@ -82,17 +62,6 @@ HIVE_PROTO hive_u128 hive_load128(const hive_u128 *p)
 {
     uint64_t lo, hi;
     asm volatile("{\n\t.reg .b128 t;\n\tld.relaxed.gpu.global.b128 t, [%2];\n\t"
-                 "mov.b128 {%0, %1}, t;\n\t}"
-                 : "=l"(lo), "=l"(hi)
-                 : "l"(p)
-                 : "memory");
-    return ((hive_u128)hi << 64) | lo;
-}
-
-HIVE_PROTO hive_u128 hive_load128_acquire(const hive_u128 *p)
-{
-    uint64_t lo, hi;
-    asm volatile("{\n\t.reg .b128 t;\n\tld.acquire.gpu.global.b128 t, [%2];\n\t"
                  "mov.b128 {%0, %1}, t;\n\t}"
                  : "=l"(lo), "=l"(hi)
                  : "l"(p)
@@ -133,9 +102,13 @@ HIVE_PROTO int hive_lock_try(uint32_t *word, uint32_t bit)
     return (old & bit) == 0;
 }
 
-/* Orders a thread's earlier slot loads before its later ones (the first
- * bucket before the second): relaxed loads need the fence on the GPU. */
-HIVE_PROTO void hive_order_reads(void) { hive_fence(); }
+/* Orders a thread's earlier slot loads before its later accesses (the first
+ * bucket before the second).  Relaxed loads followed by fence.acquire are
+ * acquire loads (NVIDIA's atomics ABI maps an acquire load to either form).
+ * On sm_90 it compiles to an L1 invalidation (CCTL.IVALL) alone, where
+ * fence.acq_rel adds MEMBAR.ALL.GPU and ERRBAR, which wait for every earlier
+ * access of the thread, its stores included (bench/NOTES.md item 47). */
+HIVE_PROTO void hive_order_reads(void) { asm volatile("fence.acquire.gpu;" ::: "memory"); }
 
 HIVE_PROTO void hive_lock_release(uint32_t *word, uint32_t bit)
 {
@@ -160,9 +133,6 @@ HIVE_PROTO void hive_load64x2(const uint64_t *p, uint64_t *a, uint64_t *b)
     *b = __atomic_load_n(p + 1, __ATOMIC_ACQUIRE);
 }
 
-/* Host slot loads are acquire already. */
-HIVE_PROTO uint64_t hive_load64_acquire(const uint64_t *p) { return hive_load64(p); }
-
 HIVE_PROTO uint64_t hive_cas64(uint64_t *p, uint64_t expected, uint64_t desired)
 {
     __atomic_compare_exchange_n(p, &expected, desired, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
@@ -186,8 +156,6 @@ HIVE_PROTO hive_u128 hive_load128(const hive_u128 *p)
     __atomic_load((hive_u128 *)p, &v, __ATOMIC_ACQUIRE);
     return v;
 }
-
-HIVE_PROTO hive_u128 hive_load128_acquire(const hive_u128 *p) { return hive_load128(p); }
 
 HIVE_PROTO hive_u128 hive_cas128(hive_u128 *p, hive_u128 expected, hive_u128 desired)
 {

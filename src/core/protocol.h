@@ -196,7 +196,6 @@ HIVE_PROTO int hive_take_mark(const hive_view *v, uint64_t b)
 #define P_SLOT uint64_t
 #define P_WORDS 1
 #define P_LOAD(p) hive_load64(p)
-#define P_LOAD_ACQUIRE(p) hive_load64_acquire(p)
 #define P_CAS(p, e, d) hive_cas64((p), (e), (d))
 #define P_KEY_OF(s) ((uint32_t)(s))
 #define P_VAL_OF(s) ((uint32_t)((s) >> 32))
@@ -273,7 +272,6 @@ HIVE_PROTO void hive_tile_mark_stash(hive_geom g, const hive_view *v, uint64_t s
 #define P_SLOT hive_u128
 #define P_WORDS 2
 #define P_LOAD(p) hive_load128(p)
-#define P_LOAD_ACQUIRE(p) hive_load128_acquire(p)
 #define P_CAS(p, e, d) hive_cas128((p), (e), (d))
 #define P_KEY_OF(s) ((uint64_t)(s))
 #define P_VAL_OF(s) ((uint64_t)((s) >> 64))

@@ -34,22 +34,17 @@ HIVE_PROTO P_SUFFIX(hive_scan) P_SUFFIX(hive_scan_none)(void)
 
 #if defined(__CUDACC__) && !defined(P_TILE)
 /* Loads a bucket's S slots into w, each slot atomically (KV32: two slots per
- * 16-byte access), all before any is looked at; with `acquire` (a constant at
- * every call site) as acquire loads. */
-HIVE_PROTO void P_SUFFIX(hive_load_bucket)(const P_SLOT *bucket, P_GEOM_PARAM, P_SLOT *w, int acquire)
+ * 16-byte access), all before any is looked at. */
+HIVE_PROTO void P_SUFFIX(hive_load_bucket)(const P_SLOT *bucket, P_GEOM_PARAM, P_SLOT *w)
 {
 #if P_WORDS == 1
 #pragma unroll
-    for (uint32_t i = 0; i < P_S && i < HIVE_SCAN_MAX_SLOTS; i += 2) {
-        if (acquire)
-            hive_load64x2_acquire(bucket + i, &w[i], &w[i + 1]);
-        else
-            hive_load64x2(bucket + i, &w[i], &w[i + 1]);
-    }
+    for (uint32_t i = 0; i < P_S && i < HIVE_SCAN_MAX_SLOTS; i += 2)
+        hive_load64x2(bucket + i, &w[i], &w[i + 1]);
 #else
 #pragma unroll
     for (uint32_t i = 0; i < P_S && i < HIVE_SCAN_MAX_SLOTS; i++)
-        w[i] = acquire ? P_LOAD_ACQUIRE(bucket + i) : P_LOAD(bucket + i);
+        w[i] = P_LOAD(bucket + i);
 #endif
 }
 
@@ -94,7 +89,7 @@ HIVE_PROTO P_SUFFIX(hive_scan) P_SUFFIX(hive_scan_bucket)(const P_SLOT *bucket, 
 {
 #if defined(__CUDACC__)
     P_SLOT w[HIVE_SCAN_MAX_SLOTS];
-    P_SUFFIX(hive_load_bucket)(bucket, P_GEOM_ARG, w, 0);
+    P_SUFFIX(hive_load_bucket)(bucket, P_GEOM_ARG, w);
     return P_SUFFIX(hive_scan_words)(w, P_GEOM_ARG, k);
 #else
     P_SUFFIX(hive_scan) s = P_SUFFIX(hive_scan_none)();
@@ -130,26 +125,6 @@ HIVE_PROTO P_SUFFIX(hive_scan) P_SUFFIX(hive_scan_bucket)(const P_SLOT *bucket, 
 #else
 #include "tile_scan_body.h"
 #endif
-
-/* hive_scan_bucket ordered before every later access of the thread, as the
- * first bucket's scan must be before the second's (R4, R5).  The lock-free
- * paths scan the second bucket for a quarter of their keys and order it with
- * hive_order_reads() there (acquire loads on every first-bucket scan cost the
- * pass more: bench/NOTES.md item 18); the locked path scans both buckets for
- * every key, and on the GPU acquire loads are the cheaper order
- * (hive_load64_acquire). */
-HIVE_PROTO P_SUFFIX(hive_scan) P_SUFFIX(hive_scan_bucket_ordered)(const P_SLOT *bucket, P_GEOM_PARAM, P_KEY k)
-{
-#if defined(__CUDACC__) && !defined(P_TILE)
-    P_SLOT w[HIVE_SCAN_MAX_SLOTS];
-    P_SUFFIX(hive_load_bucket)(bucket, P_GEOM_ARG, w, 1);
-    return P_SUFFIX(hive_scan_words)(w, P_GEOM_ARG, k);
-#else
-    P_SUFFIX(hive_scan) s = P_SUFFIX(hive_scan_bucket)(bucket, P_GEOM_ARG, k);
-    hive_order_reads();
-    return s;
-#endif
-}
 
 /* Applies an upsert to a slot that held k as `seen`.  Returns the result code,
  * or 0 when the slot no longer holds k (erased or frozen): the caller retries. */
@@ -620,7 +595,7 @@ HIVE_PROTO int P_SUFFIX(hive_insert_locked)(const hive_view *v, P_GEOM_PARAM, P_
          * b1's lock stashes k, and the lock orders an earlier holder's mark
          * before this read. */
         int stash_maybe = P_SUFFIX(hive_stash_in_use)(v, P_GEOM_ARG, h1, h2);
-        P_SUFFIX(hive_scan) s1 = P_SUFFIX(hive_scan_bucket_ordered)(bucket1, P_GEOM_ARG, k);
+        P_SUFFIX(hive_scan) s1 = P_SUFFIX(hive_scan_bucket)(bucket1, P_GEOM_ARG, k);
         if (s1.match >= 0) {
             int r = P_SUFFIX(hive_update_slot)(P_GEOM_ARG, bucket1 + s1.match, s1.word, k, val, mode);
             if (r) {
@@ -629,6 +604,7 @@ HIVE_PROTO int P_SUFFIX(hive_insert_locked)(const hive_view *v, P_GEOM_PARAM, P_
             }
             continue;
         }
+        hive_order_reads();
         P_SUFFIX(hive_scan) s2 = s1;
         if (b2 != b1) {
             s2 = P_SUFFIX(hive_scan_bucket)(bucket2, P_GEOM_ARG, k);
@@ -824,7 +800,6 @@ HIVE_PROTO int P_SUFFIX(hive_upsert)(const hive_view *v, P_GEOM_PARAM, P_KEY k, 
 #undef P_SLOT
 #undef P_WORDS
 #undef P_LOAD
-#undef P_LOAD_ACQUIRE
 #undef P_CAS
 #undef P_KEY_OF
 #undef P_VAL_OF

@@ -24,10 +24,16 @@ extern "C" const hive_geometry_kernels *hive_dict_kernels(uint32_t width, uint32
 /* Blocks per SM of the insert kernel (the lock-free pass of a uniform insert
  * batch) on a table of more than twice the L2's bytes, below the 6 its
  * registers allow: its random DRAM reads and CASes queue in the memory system,
- * and fewer of them in flight finish sooner (H100, fill of 2^26 keys to 0.9:
- * the pass 6.16 -> 6.01 ms at 4, 6.03 at 3, 6.27 at 2; bench/NOTES.md
- * item 38). */
-#define HIVE_PASS_BLOCKS_PER_SM 4
+ * and fewer of them in flight finish sooner.  H100, fills of 2^26 KV32 and
+ * 2^25 KV64 keys to 0.9, with the acquire fence between the buckets
+ * (bench/NOTES.md item 48): 3 blocks 7.49 / 6.12 G/s, 4: 7.41 / 6.01,
+ * 5: 7.16 / 5.98, 6: 7.15 / 6.00, 2: 7.34 / 6.19. */
+#define HIVE_PASS_BLOCKS_PER_SM 3
+/* Likewise for the erase kernel (one thread per key) on such a table: an
+ * erase is a scan and a CAS, as a lock-free insert is (H100, erase of 9*10^7
+ * KV32 keys from 10^8 slots: 10.23 G/s uncapped, 11.06 at 4 blocks, 10.98 at
+ * 3; bench/NOTES.md item 49). */
+#define HIVE_ERASE_BLOCKS_PER_SM 4
 
 /* Enough blocks to fill the GPU once (for n items of `lanes` threads each):
  * as many as can be resident together (at most max_per_sm), so that the
@@ -137,14 +143,17 @@ extern "C" hive_status hive_dict_run(hive_table *t, const hive_batch *b, hive_ba
                                                         : k->upsert;
     int defers = kernel == k->mixed || kernel == k->upsert;
     /* A uniform insert batch into a table that L2 does not hold gets the
-     * capped pass and the full bits.  In a table L2 holds, the rooms the bits
+     * capped pass and the full bits, a uniform erase batch a capped grid.  In a table L2 holds, the rooms the bits
      * spare are L2 hits anyway, and mixed batches (half finds and erases, with
      * TOMBs for their inserts to take) did not gain either: a version that
      * gave both the cap and the bits lost 2-5% there (bench/NOTES.md
      * item 38). */
     uint64_t table_bytes = d->buckets * d->bucket_slots * d->slot_words * sizeof(uint64_t);
-    int bulk_insert = kernel == k->upsert && k->deferred != NULL && table_bytes > 2 * d->l2_bytes;
-    int max_per_sm = bulk_insert ? HIVE_PASS_BLOCKS_PER_SM : 1 << 30;
+    int beyond_l2 = table_bytes > 2 * d->l2_bytes;
+    int bulk_insert = kernel == k->upsert && k->deferred != NULL && beyond_l2;
+    int max_per_sm = bulk_insert                                     ? HIVE_PASS_BLOCKS_PER_SM
+                     : kernel == k->erase && d->lanes == 1 && beyond_l2 ? HIVE_ERASE_BLOCKS_PER_SM
+                                                                     : 1 << 30;
     /* The full bits are the call's own, from the table's pool (after the
      * first call, no allocation): concurrent calls never share them.  A batch
      * too small to defer enough keys for them (HIVE_HINT_TABLE_BYTES_PER_KEY)

@@ -138,16 +138,20 @@ HIVE_DEFINE_ONE(hive_dict_one_kv32_tile, hive_geom, kv32_tile, hive_tile_first(g
  * of 32, and the locked path's latency would be paid once per stretch
  * instead of once per 32 keys. */
 #define HIVE_DEFERRED_WARPS (256 / 32)
-/* Four blocks of this kernel per SM (registers capped at 64): its warps wait
- * on memory with few lanes converged, so more of them in flight pay for the
- * spills (H200, last ninth of a fill to 0.9: 2.12 -> 1.84 ms). */
-#define HIVE_DEFERRED_MIN_BLOCKS 4
+/* Blocks of this kernel per SM, for keys of W bits (registers capped to fit):
+ * its warps wait on memory with few lanes converged, so more of them in flight
+ * pay for some spills (H200, last ninth of a KV32 fill to 0.9, 4 blocks and 64
+ * registers: 2.12 -> 1.84 ms).  KV64's 16-byte slots spill more at 64: 3
+ * blocks and 80 registers (H100, fill of 2^25 KV64 keys to 0.9: short launch
+ * 1.27 -> 1.17 ms, deep 0.83 -> 0.73; KV32 unchanged at 3, bench/NOTES.md
+ * item 51). */
+#define HIVE_DEFERRED_MIN_BLOCKS(W) ((W) == 64 ? 3 : 4)
 /* Rows of 32 results a warp reads at once while gathering (independent loads,
  * so that the scan of a batch's results is not one memory latency per 32). */
 #define HIVE_DEFERRED_ROWS 8
 #define HIVE_DEFERRED_HOLD (32 + 32 * HIVE_DEFERRED_ROWS)
 #define HIVE_DEFINE_DEFERRED_KERNEL(NAME, W, S, MARK, CTR, PART)                                \
-    __global__ void __launch_bounds__(256, HIVE_DEFERRED_MIN_BLOCKS)                            \
+    __global__ void __launch_bounds__(256, HIVE_DEFERRED_MIN_BLOCKS(W))                         \
         NAME(hive_view v, hive_batch b, uint64_t *counters)                                     \
     {                                                                                           \
         __shared__ uint64_t pending_all[HIVE_DEFERRED_WARPS][HIVE_DEFERRED_HOLD];               \

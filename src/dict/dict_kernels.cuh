@@ -77,7 +77,14 @@ static __device__ __forceinline__ void hive_tally_flush(const hive_tally *t, uin
             } else if (r == HIVE_R_REJECTED_FULL) {                                          \
                 t->c[HIVE_CTR_FULL] += writer;                                               \
             } else {                                                                         \
-                t->c[HIVE_CTR_STEP0 + step] += writer;                                       \
+                /* Constant indices keep the tally in registers (indexed by `step`, it      \
+                 * lived in local memory: 48 bytes of stack in the batch kernels); the deep  \
+                 * launch, short of registers, keeps it there. */                            \
+                if (part == 3)                                                               \
+                    t->c[HIVE_CTR_STEP0 + step] += writer;                                   \
+                else                                                                         \
+                    _Pragma("unroll") for (int s_ = 0; s_ < 4; s_++)                         \
+                        t->c[HIVE_CTR_STEP0 + s_] += writer && step == s_;                   \
                 t->c[HIVE_CTR_EVICTIONS] += writer ? moves : 0;                              \
                 if (r == HIVE_R_INSERTED)                                                    \
                     t->c[HIVE_CTR_INSERTED] += writer;                                       \

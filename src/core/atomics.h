@@ -110,14 +110,14 @@ HIVE_PROTO int hive_lock_try(uint32_t *word, uint32_t bit)
  * access of the thread, its stores included (bench/NOTES.md item 47). */
 HIVE_PROTO void hive_order_reads(void) { asm volatile("fence.acquire.gpu;" ::: "memory"); }
 
+/* For a caller that has just issued hive_fence(): that fence is the release. */
+HIVE_PROTO void hive_lock_release_fenced(uint32_t *word, uint32_t bit) { atomicAnd(word, ~bit); }
+
 HIVE_PROTO void hive_lock_release(uint32_t *word, uint32_t bit)
 {
     hive_fence();
-    atomicAnd(word, ~bit);
+    hive_lock_release_fenced(word, bit);
 }
-
-/* For a caller that has just issued hive_fence(): that fence is the release. */
-HIVE_PROTO void hive_lock_release_fenced(uint32_t *word, uint32_t bit) { atomicAnd(word, ~bit); }
 
 HIVE_PROTO void hive_backoff(unsigned round) { __nanosleep(32u << (round < 6 ? round : 6)); }
 

@@ -143,11 +143,12 @@ extern "C" hive_status hive_dict_run(hive_table *t, const hive_batch *b, hive_ba
                                                         : k->upsert;
     int defers = kernel == k->mixed || kernel == k->upsert;
     /* A uniform insert batch into a table that L2 does not hold gets the
-     * capped pass and the full bits, a uniform erase batch a capped grid.  In a table L2 holds, the rooms the bits
-     * spare are L2 hits anyway, and mixed batches (half finds and erases, with
-     * TOMBs for their inserts to take) did not gain either: a version that
-     * gave both the cap and the bits lost 2-5% there (bench/NOTES.md
-     * item 38). */
+     * capped pass and the full bits, a uniform erase batch a capped grid.  In
+     * a table L2 holds, the rooms the bits spare are L2 hits anyway, and mixed
+     * batches (half finds and erases, with TOMBs for their inserts to take)
+     * did not gain either: a version that gave both the cap and the bits lost
+     * 2-5% there (bench/NOTES.md item 38), and a capped mixed grid gained
+     * nothing (item 49). */
     uint64_t table_bytes = d->buckets * d->bucket_slots * d->slot_words * sizeof(uint64_t);
     int beyond_l2 = table_bytes > 2 * d->l2_bytes;
     int bulk_insert = kernel == k->upsert && k->deferred != NULL && beyond_l2;

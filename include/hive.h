@@ -171,10 +171,10 @@ typedef enum hive_result {
  * (n) uint8_t hive_result codes, or NULL.  Keys repeated within the batch are
  * applied one after another in an unspecified order (ADD sums them all).
  * Grows the table first when n new keys would pass max_load_factor.
- * Without `results` the call uses n bytes of table memory of its own (it
- * needs per-key outcomes to run again the keys that found no room), and
- * returns HIVE_ERROR_OUT_OF_MEMORY, having done nothing, when it cannot get
- * them; hive_apply does the same.
+ * Without `results` the call uses two bits per key of table memory of its own
+ * (n/16 bytes: it needs to know which keys to run again if some find no
+ * room), and returns HIVE_ERROR_OUT_OF_MEMORY, having done nothing, when it
+ * cannot get them; hive_apply does the same.
  * Returns HIVE_ERROR_TABLE_FULL if some key found no room, else
  * HIVE_ERROR_RESERVED_KEY if some key was reserved, else HIVE_SUCCESS. */
 hive_status hive_insert(hive_table *table, uint64_t n, const void *keys, const void *values,

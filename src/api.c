@@ -321,14 +321,13 @@ static hive_status run_batch(hive_table *t, const hive_batch *caller_batch, int 
     hive_batch_outcome out = {0, 0, 0, 0, 0, 0};
     hive_batch batch = *caller_batch;
     const hive_batch *b = &batch;
-    uint8_t *own_results = NULL;
     if (may_insert && batch.results == NULL && batch.n > 0) {
-        /* retry_full needs to know which keys, and the CUDA backend marks there
-         * the inserts it finishes in a second kernel (backend.h) */
-        batch.results = own_results = t->ops->results_alloc(t, batch.n, stream);
-        if (own_results == NULL)
+        /* retry_full needs to know which keys found no room, and the CUDA
+         * backend which inserts it finishes in later launches (core/marks.h) */
+        batch.marks = t->ops->marks_alloc(t, batch.n, stream);
+        if (batch.marks == NULL)
             return hive_fail(HIVE_ERROR_OUT_OF_MEMORY, call,
-                             "no memory for the %llu per-key results of the batch",
+                             "no memory for the %llu per-key marks of the batch",
                              (unsigned long long)batch.n);
     }
     pthread_rwlock_rdlock(&t->resize_lock);
@@ -348,10 +347,10 @@ static hive_status run_batch(hive_table *t, const hive_batch *caller_batch, int 
         __atomic_fetch_sub(&t->size, out.erased, __ATOMIC_SEQ_CST);
     }
     pthread_rwlock_unlock(&t->resize_lock);
-    if (s == HIVE_SUCCESS && out.full > 0 && b->results != NULL)
+    if (s == HIVE_SUCCESS && out.full > 0)
         s = retry_full(t, b, &out, stream);
-    if (own_results != NULL)
-        t->ops->results_free(t, own_results, stream);
+    if (batch.marks != NULL)
+        t->ops->marks_free(t, batch.marks, stream);
     if (s != HIVE_SUCCESS)
         return s;
     if (out.stash_crowded)
@@ -382,7 +381,7 @@ hive_status hive_insert(hive_table *table, uint64_t n, const void *keys, const v
     HIVE_TRY(check_array(table, keys, 1, call, "keys"));
     HIVE_TRY(check_array(table, values, 1, call, "values"));
     HIVE_TRY(check_array(table, results, 0, call, "results"));
-    hive_batch b = {n, HIVE_OP_UPSERT, NULL, combine, keys, values, NULL, NULL, results};
+    hive_batch b = {n, HIVE_OP_UPSERT, NULL, combine, keys, values, NULL, NULL, results, NULL};
     return run_batch(table, &b, 1, 0, stream, call);
 }
 
@@ -398,7 +397,7 @@ hive_status hive_find(hive_table *table, uint64_t n, const void *keys, void *val
     HIVE_TRY(check_array(table, values, 0, call, "values"));
     HIVE_TRY(check_array(table, found, 0, call, "found"));
     HIVE_CHECK_ARG(values != NULL || found != NULL, call, "values and found are both NULL");
-    hive_batch b = {n, HIVE_OP_FIND, NULL, HIVE_COMBINE_KEEP, keys, NULL, values, found, NULL};
+    hive_batch b = {n, HIVE_OP_FIND, NULL, HIVE_COMBINE_KEEP, keys, NULL, values, found, NULL, NULL};
     return run_batch(table, &b, 0, 0, stream, call);
 }
 
@@ -412,7 +411,7 @@ hive_status hive_contains(hive_table *table, uint64_t n, const void *keys, uint8
         return HIVE_SUCCESS;
     HIVE_TRY(check_array(table, keys, 1, call, "keys"));
     HIVE_TRY(check_array(table, found, 1, call, "found"));
-    hive_batch b = {n, HIVE_OP_FIND, NULL, HIVE_COMBINE_KEEP, keys, NULL, NULL, found, NULL};
+    hive_batch b = {n, HIVE_OP_FIND, NULL, HIVE_COMBINE_KEEP, keys, NULL, NULL, found, NULL, NULL};
     return run_batch(table, &b, 0, 0, stream, call);
 }
 
@@ -426,7 +425,7 @@ hive_status hive_erase(hive_table *table, uint64_t n, const void *keys, uint8_t 
         return HIVE_SUCCESS;
     HIVE_TRY(check_array(table, keys, 1, call, "keys"));
     HIVE_TRY(check_array(table, results, 0, call, "results"));
-    hive_batch b = {n, HIVE_OP_ERASE, NULL, HIVE_COMBINE_KEEP, keys, NULL, NULL, NULL, results};
+    hive_batch b = {n, HIVE_OP_ERASE, NULL, HIVE_COMBINE_KEEP, keys, NULL, NULL, NULL, results, NULL};
     return run_batch(table, &b, 0, 1, stream, call);
 }
 
@@ -444,7 +443,7 @@ hive_status hive_apply(hive_table *table, uint64_t n, const uint8_t *ops, const 
     HIVE_TRY(check_array(table, keys, 1, call, "keys"));
     HIVE_TRY(check_array(table, values, 1, call, "values"));
     HIVE_TRY(check_array(table, results, 0, call, "results"));
-    hive_batch b = {n, HIVE_OP_FIND, ops, combine, keys, values, values, NULL, results};
+    hive_batch b = {n, HIVE_OP_FIND, ops, combine, keys, values, values, NULL, results, NULL};
     return run_batch(table, &b, 1, 1, stream, call);
 }
 

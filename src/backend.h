@@ -25,7 +25,9 @@ typedef struct hive_batch {
     const void *values_in; /* table memory, (n): UPSERT values; NULL when no op needs them */
     void *values_out;      /* table memory, (n): FIND output, or NULL (may alias values_in) */
     uint8_t *found;        /* table memory, (n) 1/0 for FIND, or NULL */
-    uint8_t *results;      /* table memory, (n) hive_result; NULL only if no op of the batch inserts */
+    uint8_t *results;      /* table memory, (n) hive_result, or NULL */
+    uint32_t *marks;       /* table memory, 2 * HIVE_MARK_WORDS(n) words, zeroed, for a batch that
+                            * may insert and has no results (core/marks.h); else NULL */
 } hive_batch;
 
 /* What a batch did, summed over its keys (host memory). */
@@ -51,15 +53,16 @@ typedef struct hive_backend_ops {
      * (HIVE_OP_INSERT or HIVE_OP_UPSERT): how much room the batch can need. */
     hive_status (*count_inserts)(hive_table *t, const hive_batch *b, uint64_t *count,
                                  hive_stream stream);
-    /* Runs again the elements of b whose results[i] is
-     * HIVE_RESULT_REJECTED_FULL (b->results is not NULL), after the table
-     * grew; *outcome counts only those elements. */
+    /* Runs again the elements of b rejected for room (results[i]
+     * HIVE_RESULT_REJECTED_FULL, or their unfinished mark set: core/marks.h),
+     * after the table grew; *outcome counts only those elements, whose marks
+     * stay set only if they are rejected again. */
     hive_status (*retry_full)(hive_table *t, const hive_batch *b, hive_batch_outcome *outcome,
                               hive_stream stream);
-    /* n bytes of table memory for a call's own per-key results (ordered on
+    /* The zeroed marks of a batch of n keys, in table memory (ordered on
      * `stream`), NULL if none can be had; and their release. */
-    uint8_t *(*results_alloc)(hive_table *t, uint64_t n, hive_stream stream);
-    void (*results_free)(hive_table *t, uint8_t *results, hive_stream stream);
+    uint32_t *(*marks_alloc)(hive_table *t, uint64_t n, hive_stream stream);
+    void (*marks_free)(hive_table *t, uint32_t *marks, hive_stream stream);
     hive_status (*clear)(hive_table *t, hive_stream stream);
     /* Slots the main table has now. */
     uint64_t (*capacity)(const hive_table *t);

@@ -92,6 +92,8 @@ HIVE_PROTO uint32_t hive_read_u32(const uint32_t *p)
 
 HIVE_PROTO void hive_or_u32(uint32_t *p, uint32_t bits) { atomicOr(p, bits); }
 
+HIVE_PROTO void hive_clear_u32(uint32_t *p, uint32_t bits) { atomicAnd(p, ~bits); }
+
 /* An acquire RMW, so that the holder's reads come after the lock: on sm_90
  * the atomic and an L1 invalidation, not the full fence that an atomicOr
  * followed by fence.acq_rel costs (bench/NOTES.md item 45). */
@@ -111,7 +113,7 @@ HIVE_PROTO int hive_lock_try(uint32_t *word, uint32_t bit)
 HIVE_PROTO void hive_order_reads(void) { asm volatile("fence.acquire.gpu;" ::: "memory"); }
 
 /* For a caller that has just issued hive_fence(): that fence is the release. */
-HIVE_PROTO void hive_lock_release_fenced(uint32_t *word, uint32_t bit) { atomicAnd(word, ~bit); }
+HIVE_PROTO void hive_lock_release_fenced(uint32_t *word, uint32_t bit) { hive_clear_u32(word, bit); }
 
 HIVE_PROTO void hive_lock_release(uint32_t *word, uint32_t bit)
 {
@@ -173,6 +175,8 @@ HIVE_PROTO uint64_t hive_read_u64(const uint64_t *p) { return __atomic_load_n(p,
 HIVE_PROTO uint32_t hive_read_u32(const uint32_t *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
 
 HIVE_PROTO void hive_or_u32(uint32_t *p, uint32_t bits) { __atomic_fetch_or(p, bits, __ATOMIC_ACQ_REL); }
+
+HIVE_PROTO void hive_clear_u32(uint32_t *p, uint32_t bits) { __atomic_fetch_and(p, ~bits, __ATOMIC_ACQ_REL); }
 
 HIVE_PROTO int hive_lock_try(uint32_t *word, uint32_t bit)
 {

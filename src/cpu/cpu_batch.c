@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "core/marks.h"
 #include "cpu_table.h"
 
 /* Chunks per thread: enough to even out threads that run at different
@@ -108,9 +109,14 @@ hive_status hive_cpu_retry_full(hive_table *t, const hive_batch *b, hive_batch_o
     hive_cpu_tally tally;
     memset(&tally, 0, sizeof tally);
     /* Few keys (those rejected for room), so one thread, one key at a time. */
-    for (uint64_t i = 0; i < b->n; i++)
-        if (b->results[i] == HIVE_RESULT_REJECTED_FULL)
-            ct->kernels->run_range(&view, ct->S, 0, b, i, i + 1, &tally);
+    for (uint64_t i = 0; i < b->n; i++) {
+        if (!hive_batch_rejected_full(b, i))
+            continue;
+        uint64_t rejected = tally.out.full;
+        ct->kernels->run_range(&view, ct->S, 0, b, i, i + 1, &tally);
+        if (tally.out.full == rejected && b->marks)
+            hive_mark_clear(hive_marks_unfinished(b), i);
+    }
     *outcome = tally.out;
     for (int s = 0; s < 4; s++)
         add_relaxed(&ct->insert_steps[s], tally.steps[s]);
@@ -118,16 +124,17 @@ hive_status hive_cpu_retry_full(hive_table *t, const hive_batch *b, hive_batch_o
     return HIVE_SUCCESS;
 }
 
-uint8_t *hive_cpu_results_alloc(hive_table *t, uint64_t n, hive_stream stream)
+uint32_t *hive_cpu_marks_alloc(hive_table *t, uint64_t n, hive_stream stream)
 {
     (void)t;
     (void)stream;
-    return n > SIZE_MAX ? NULL : hive_host_calloc((size_t)n, 1);
+    uint64_t words = 2 * HIVE_MARK_WORDS(n);
+    return words > SIZE_MAX / sizeof(uint32_t) ? NULL : hive_host_calloc((size_t)words, sizeof(uint32_t));
 }
 
-void hive_cpu_results_free(hive_table *t, uint8_t *results, hive_stream stream)
+void hive_cpu_marks_free(hive_table *t, uint32_t *marks, hive_stream stream)
 {
     (void)t;
     (void)stream;
-    hive_host_free(results);
+    hive_host_free(marks);
 }

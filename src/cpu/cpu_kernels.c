@@ -2,6 +2,7 @@
  * (cpu_kernels_body.h) instantiated for each key width. */
 #include <string.h>
 
+#include "core/marks.h"
 #include "cpu_table.h"
 
 #define K_SUFFIX(name) name##_kv32

@@ -59,6 +59,8 @@ static inline void K_SUFFIX(run_one)(const hive_view *v, uint32_t S, const hive_
                                         &step, &moves);
         if (r == HIVE_R_REJECTED_FULL) {
             tally->out.full++;
+            if (b->marks) /* for api.c's retry */
+                hive_mark_set(hive_marks_unfinished(b), i);
         } else {
             tally->out.inserted += r == HIVE_R_INSERTED;
             tally->steps[step]++;

@@ -147,7 +147,7 @@ hive_status hive_cpu_count_inserts(hive_table *t, const hive_batch *b, uint64_t 
                                    hive_stream stream);
 hive_status hive_cpu_retry_full(hive_table *t, const hive_batch *b, hive_batch_outcome *outcome,
                                 hive_stream stream);
-uint8_t *hive_cpu_results_alloc(hive_table *t, uint64_t n, hive_stream stream);
-void hive_cpu_results_free(hive_table *t, uint8_t *results, hive_stream stream);
+uint32_t *hive_cpu_marks_alloc(hive_table *t, uint64_t n, hive_stream stream);
+void hive_cpu_marks_free(hive_table *t, uint32_t *marks, hive_stream stream);
 
 #endif

@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 
+#include "core/marks.h"
 #include "core/protocol.h"
 #include "dict_table.h"
 
@@ -30,14 +31,15 @@ static __device__ __forceinline__ void hive_tally_flush(const hive_tally *t, uin
  * GEOM the slots per bucket) or by a tile (SUFFIX kv32_tile, GEOM a
  * hive_geom).  Every lane of a tile computes the same outcome; its first lane
  * writes the outputs and tallies.  K is the key and value type.  PART: 0 the
- * whole operation; 1 only the lock-free part of an insert, which marks a key
- * that needs the locked part HIVE_R_DEFER in b->results (never NULL for a
- * batch that inserts) and counts it; 2 only the short locked part, for such a
- * key, which marks one it cannot place HIVE_R_DEFER_DEEP and counts it; 3 the
- * locked part for those, from the second level of the eviction search on
- * (HIVE_EVICT_TWO_MOVES: the first found nothing moments before). */
+ * whole operation; 1 only the lock-free part of an insert, which returns
+ * HIVE_R_DEFER for a key that needs the locked part and counts it; 2 only the
+ * short locked part, for such a key, which returns HIVE_R_DEFER_DEEP for one
+ * it cannot place and counts it; 3 the locked part for those, from the second
+ * level of the eviction search on (HIVE_EVICT_TWO_MOVES: the first found
+ * nothing moments before).  Returns the outcome (HIVE_R_*); the kernels keep
+ * the batch's marks (core/marks.h) from it. */
 #define HIVE_DEFINE_ONE(name, GEOM_T, SUFFIX, WRITER, K, RESERVED)                          \
-    static __device__ __forceinline__ void name(const hive_view *v, GEOM_T geom,            \
+    static __device__ __forceinline__ int name(const hive_view *v, GEOM_T geom,             \
                                                 const hive_batch *b, uint64_t i, int op,     \
                                                 hive_tally *t, int part)                     \
     {                                                                                        \
@@ -99,6 +101,7 @@ static __device__ __forceinline__ void hive_tally_flush(const hive_tally *t, uin
         }                                                                                    \
         if (writer && b->results != NULL)                                                    \
             b->results[i] = (uint8_t)r;                                                      \
+        return r;                                                                            \
     }
 
 HIVE_DEFINE_ONE(hive_dict_one_kv32, uint32_t, kv32, 1, uint32_t, hive_k32_reserved)
@@ -113,29 +116,41 @@ HIVE_DEFINE_ONE(hive_dict_one_kv32_tile, hive_geom, kv32_tile, hive_tile_first(g
  * place, each held up the 31 other lanes of its warp for the whole of its
  * lock, rescans and eviction search, and made every thread of the kernel
  * carry the locked path's registers and stack.
- * The warp steps through the grid-stride loop in lockstep (__syncwarp after
+ * The warp steps through the grid-stride loop in lockstep (synced after
  * every element): left to drift, lanes that finished their key early run
  * ahead while others wait on memory, and the warp then issues each lane's
  * loads on its own (ncu: 3.8 active threads per warp at load 0.9) instead of
- * all lanes' loads together. */
+ * all lanes' loads together.  In a batch that inserts, the ballot that syncs
+ * them is also the deferred marks of the warp's 32 keys: a whole word, as the
+ * grid-stride loop keeps w a multiple of 32. */
 #define HIVE_DEFINE_BATCH_KERNEL(name, S, OP, ONE)                                   \
     __global__ void __launch_bounds__(256) name(hive_view v, hive_batch b, uint64_t *counters) \
     {                                                                                \
+        const int inserts = (OP) != HIVE_OP_FIND && (OP) != HIVE_OP_ERASE;           \
         hive_tally t = {};                                                           \
         uint64_t stride = (uint64_t)gridDim.x * blockDim.x;                          \
         for (uint64_t w = (uint64_t)blockIdx.x * blockDim.x + (threadIdx.x & ~31u); w < b.n; \
              w += stride) {                                                          \
             uint64_t i = w + (threadIdx.x & 31u);                                    \
-            if (i < b.n)                                                             \
-                ONE(&v, S, &b, i, (OP) >= 0 ? (OP) : (int)b.ops[i], &t, 1);          \
-            __syncwarp();                                                            \
+            int r = i < b.n ? ONE(&v, S, &b, i, (OP) >= 0 ? (OP) : (int)b.ops[i], &t, 1) : 0; \
+            if (inserts) {                                                           \
+                uint32_t deferred = __ballot_sync(0xffffffffu, r == HIVE_R_DEFER);   \
+                if ((threadIdx.x & 31u) == 0 && b.marks != NULL)                     \
+                    hive_marks_deferred(&b)[w >> 5] = deferred;                      \
+            } else {                                                                 \
+                __syncwarp();                                                        \
+            }                                                                        \
         }                                                                            \
         hive_tally_flush(&t, counters);                                              \
     }
 
 /* The locked part of the inserts a batch kernel deferred, one thread per
- * key, in two launches: NAME runs the keys marked MARK (results[i]; counted
- * in counters[CTR]) through PART of the locked path (see HIVE_DEFINE_ONE).
+ * key, in two launches: NAME runs the keys marked in ROW of the batch's marks
+ * (core/marks.h), or, in a batch without marks, those whose result is MARK
+ * (counted in counters[CTR]), through PART of the locked path (see
+ * HIVE_DEFINE_ONE).  The short launch (PART 2) marks unfinished the keys it
+ * leaves to the deep one; the deep launch (PART 3) clears the mark of every
+ * key it places, so that only those rejected for room keep it.
  * The first launch takes every deferred key through the short locked path
  * (so that no warp of it waits on one lane's deep search); the second, the
  * few that need a deeper search (a sixth of them in a fill to 0.9), through
@@ -153,11 +168,12 @@ HIVE_DEFINE_ONE(hive_dict_one_kv32_tile, hive_geom, kv32_tile, hive_tile_first(g
  * 1.27 -> 1.17 ms, deep 0.83 -> 0.73; KV32 unchanged at 3, bench/NOTES.md
  * item 51). */
 #define HIVE_DEFERRED_MIN_BLOCKS(W) ((W) == 64 ? 3 : 4)
-/* Rows of 32 results a warp reads at once while gathering (independent loads,
- * so that the scan of a batch's results is not one memory latency per 32). */
+/* Rows of 32 keys a warp takes at once while gathering (one load of as many
+ * words of marks, or independent loads of results): the scan of a batch is
+ * not one memory latency per 32 keys. */
 #define HIVE_DEFERRED_ROWS 8
 #define HIVE_DEFERRED_HOLD (32 + 32 * HIVE_DEFERRED_ROWS)
-#define HIVE_DEFINE_DEFERRED_KERNEL(NAME, W, S, MARK, CTR, PART)                                \
+#define HIVE_DEFINE_DEFERRED_KERNEL(NAME, W, S, ROW, MARK, CTR, PART)                           \
     __global__ void __launch_bounds__(256, HIVE_DEFERRED_MIN_BLOCKS(W))                         \
         NAME(hive_view v, hive_batch b, uint64_t *counters)                                     \
     {                                                                                           \
@@ -166,20 +182,28 @@ HIVE_DEFINE_ONE(hive_dict_one_kv32_tile, hive_geom, kv32_tile, hive_tile_first(g
             return;                                                                             \
         uint64_t *pending = pending_all[threadIdx.x / 32];                                      \
         unsigned lane = threadIdx.x & 31u;                                                      \
+        uint32_t *marks = b.marks != NULL ? ROW(&b) : NULL;                                     \
         hive_tally t = {};                                                                      \
         uint32_t held = 0;                                                                      \
         uint64_t stride = (uint64_t)gridDim.x * blockDim.x * HIVE_DEFERRED_ROWS;                \
         for (uint64_t w = ((uint64_t)blockIdx.x * blockDim.x + (threadIdx.x & ~31u)) * HIVE_DEFERRED_ROWS;; \
              w += stride) {                                                                     \
             int more = w < b.n; /* the same in every lane */                                    \
-            uint8_t mark[HIVE_DEFERRED_ROWS];                                                   \
-            _Pragma("unroll") for (int row = 0; row < HIVE_DEFERRED_ROWS; row++) {              \
-                uint64_t i = w + 32u * row + lane;                                              \
-                mark[row] = more && i < b.n ? b.results[i] : 0;                                 \
+            uint32_t word = 0;                                                                  \
+            uint8_t result[HIVE_DEFERRED_ROWS];                                                 \
+            if (marks != NULL) {                                                                \
+                if (more && lane < HIVE_DEFERRED_ROWS && w + 32u * lane < b.n)                  \
+                    word = marks[(w >> 5) + lane];                                              \
+            } else {                                                                            \
+                _Pragma("unroll") for (int row = 0; row < HIVE_DEFERRED_ROWS; row++) {          \
+                    uint64_t i = w + 32u * row + lane;                                          \
+                    result[row] = more && i < b.n ? b.results[i] : 0;                           \
+                }                                                                               \
             }                                                                                   \
             _Pragma("unroll") for (int row = 0; row < HIVE_DEFERRED_ROWS; row++) {              \
-                uint32_t mask = __ballot_sync(0xffffffffu, mark[row] == (MARK));                \
-                if (mark[row] == (MARK))                                                        \
+                uint32_t mask = marks != NULL ? __shfl_sync(0xffffffffu, word, row)             \
+                                              : __ballot_sync(0xffffffffu, result[row] == (MARK)); \
+                if (mask >> lane & 1u)                                                          \
                     pending[held + __popc(mask & ((1u << lane) - 1u))] = w + 32u * row + lane;  \
                 held += __popc(mask);                                                           \
             }                                                                                   \
@@ -187,7 +211,12 @@ HIVE_DEFINE_ONE(hive_dict_one_kv32_tile, hive_geom, kv32_tile, hive_tile_first(g
             while (held >= 32 || (!more && held > 0)) {                                         \
                 if (lane < held) {                                                              \
                     uint64_t k = pending[lane];                                                 \
-                    hive_dict_one_kv##W(&v, S, &b, k, b.ops != NULL ? (int)b.ops[k] : (int)b.op, &t, PART); \
+                    int r = hive_dict_one_kv##W(&v, S, &b, k, b.ops != NULL ? (int)b.ops[k] : (int)b.op, \
+                                                &t, PART);                                      \
+                    if ((PART) == 2 && r == HIVE_R_DEFER_DEEP && marks != NULL)                 \
+                        hive_mark_set(hive_marks_unfinished(&b), k);                            \
+                    if ((PART) == 3 && r != HIVE_R_REJECTED_FULL && marks != NULL)              \
+                        hive_mark_clear(marks, k);                                              \
                 }                                                                               \
                 __syncwarp();                                                                   \
                 uint32_t rest = held > 32 ? held - 32 : 0;                                      \
@@ -250,7 +279,10 @@ HIVE_DEFINE_ONE(hive_dict_one_kv32_tile, hive_geom, kv32_tile, hive_tile_first(g
         hive_tally t = {};                                                           \
         uint64_t stride = (uint64_t)gridDim.x * blockDim.x / T;                      \
         for (uint64_t i = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) / T; i < b.n; i += stride) \
-            hive_dict_one_kv32_tile(&v, g, &b, i, (OP) >= 0 ? (OP) : (int)b.ops[i], &t, 0); \
+            if (hive_dict_one_kv32_tile(&v, g, &b, i, (OP) >= 0 ? (OP) : (int)b.ops[i], &t, 0) == \
+                    HIVE_R_REJECTED_FULL &&                                                  \
+                hive_tile_first(g) && b.marks != NULL)                                       \
+                hive_mark_set(hive_marks_unfinished(&b), i);                                 \
         hive_tally_flush(&t, counters);                                              \
     }
 
@@ -261,9 +293,10 @@ HIVE_DEFINE_ONE(hive_dict_one_kv32_tile, hive_geom, kv32_tile, hive_tile_first(g
     HIVE_DEFINE_BATCH_KERNEL(hive_upsert_kv##W##_s##S, S, HIVE_OP_UPSERT, hive_dict_one_kv##W)   \
     HIVE_DEFINE_BATCH_KERNEL(hive_erase_kv##W##_s##S, S, HIVE_OP_ERASE, hive_dict_one_kv##W)     \
     HIVE_DEFINE_BATCH_KERNEL(hive_mixed_kv##W##_s##S, S, -1, hive_dict_one_kv##W)                \
-    HIVE_DEFINE_DEFERRED_KERNEL(hive_deferred_kv##W##_s##S, W, S, HIVE_R_DEFER, HIVE_CTR_DEFERRED, 2) \
-    HIVE_DEFINE_DEFERRED_KERNEL(hive_deferred_deep_kv##W##_s##S, W, S, HIVE_R_DEFER_DEEP,           \
-                                HIVE_CTR_DEFERRED_DEEP, 3)
+    HIVE_DEFINE_DEFERRED_KERNEL(hive_deferred_kv##W##_s##S, W, S, hive_marks_deferred,             \
+                                HIVE_R_DEFER, HIVE_CTR_DEFERRED, 2)                              \
+    HIVE_DEFINE_DEFERRED_KERNEL(hive_deferred_deep_kv##W##_s##S, W, S, hive_marks_unfinished,      \
+                                HIVE_R_DEFER_DEEP, HIVE_CTR_DEFERRED_DEEP, 3)
 
 /* The four tile kernels of one KV32 geometry. */
 #define HIVE_DEFINE_TILE_KERNELS(S, T)                                                  \
@@ -272,8 +305,9 @@ HIVE_DEFINE_ONE(hive_dict_one_kv32_tile, hive_geom, kv32_tile, hive_tile_first(g
     HIVE_DEFINE_TILE_KERNEL(hive_erase_kv32_s##S##_t##T, S, T, HIVE_OP_ERASE)           \
     HIVE_DEFINE_TILE_KERNEL(hive_mixed_kv32_s##S##_t##T, S, T, -1)
 
-/* Runs again the elements of b rejected for room (results[i] FULL), after a
- * growth; one thread per key (tiles follow the same protocol). */
+/* Runs again the elements of b rejected for room, after a growth, and clears
+ * the marks of those it places; one thread per key (tiles follow the same
+ * protocol). */
 #define HIVE_DEFINE_RETRY_KERNEL(W, S)                                                          \
     __global__ void __launch_bounds__(256) hive_retry_kv##W##_s##S(hive_view v, hive_batch b,    \
                                                                    uint64_t *counters)          \
@@ -281,8 +315,11 @@ HIVE_DEFINE_ONE(hive_dict_one_kv32_tile, hive_geom, kv32_tile, hive_tile_first(g
         hive_tally t = {};                                                                      \
         uint64_t stride = (uint64_t)gridDim.x * blockDim.x;                                     \
         for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < b.n; i += stride) \
-            if (b.results[i] == HIVE_R_REJECTED_FULL)                                           \
-                hive_dict_one_kv##W(&v, S, &b, i, b.ops != NULL ? (int)b.ops[i] : (int)b.op, &t, 0); \
+            if (hive_batch_rejected_full(&b, i) &&                                              \
+                hive_dict_one_kv##W(&v, S, &b, i, b.ops != NULL ? (int)b.ops[i] : (int)b.op, &t, 0) != \
+                    HIVE_R_REJECTED_FULL &&                                                     \
+                b.marks != NULL)                                                                \
+                hive_mark_clear(hive_marks_unfinished(&b), i);                                  \
         hive_tally_flush(&t, counters);                                                         \
     }
 

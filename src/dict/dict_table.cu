@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "core/marks.h"
 #include "cuda_check.h"
 #include "dict_table.h"
 #include "dict_vm.h"
@@ -338,28 +339,33 @@ static hive_status dict_retry_full(hive_table *t, const hive_batch *b, hive_batc
     RETURN_ON_DEVICE((hive_dict *)t->impl, "hive batch retry (CUDA)", hive_dict_retry_full(t, b, out, stream));
 }
 
-static uint8_t *dict_results_alloc(hive_table *t, uint64_t n, hive_stream stream)
+static uint32_t *dict_marks_alloc(hive_table *t, uint64_t n, hive_stream stream)
 {
     hive_dict *d = (hive_dict *)t->impl;
     void *p = NULL;
+    size_t bytes = 2 * HIVE_MARK_WORDS(n) * sizeof(uint32_t);
     device_scope scope;
     if (hive_alloc_should_fail() || enter_device(d->device, &scope, "hive batch (CUDA)") != HIVE_SUCCESS)
         return NULL;
-    if (cudaMallocFromPoolAsync(&p, n, d->pool, (cudaStream_t)stream) != cudaSuccess) {
+    if (cudaMallocFromPoolAsync(&p, bytes, d->pool, (cudaStream_t)stream) != cudaSuccess) {
         cudaGetLastError();
+        p = NULL;
+    } else if (cudaMemsetAsync(p, 0, bytes, (cudaStream_t)stream) != cudaSuccess) {
+        cudaGetLastError();
+        cudaFreeAsync(p, (cudaStream_t)stream);
         p = NULL;
     }
     leave_device(d->device, &scope);
-    return (uint8_t *)p;
+    return (uint32_t *)p;
 }
 
-static void dict_results_free(hive_table *t, uint8_t *results, hive_stream stream)
+static void dict_marks_free(hive_table *t, uint32_t *marks, hive_stream stream)
 {
     hive_dict *d = (hive_dict *)t->impl;
     device_scope scope;
     if (enter_device(d->device, &scope, "hive batch (CUDA)") != HIVE_SUCCESS)
         return;
-    cudaFreeAsync(results, (cudaStream_t)stream);
+    cudaFreeAsync(marks, (cudaStream_t)stream);
     leave_device(d->device, &scope);
 }
 
@@ -576,6 +582,6 @@ static hive_status dict_check_pointer(const hive_table *t, const void *p, const 
 
 extern "C" const hive_backend_ops hive_cuda_backend = {
     "cuda",           dict_create,        dict_destroy,      dict_run,      dict_count_inserts,
-    dict_retry_full,  dict_results_alloc, dict_results_free, dict_clear,    dict_capacity,
+    dict_retry_full,  dict_marks_alloc,   dict_marks_free,   dict_clear,    dict_capacity,
     dict_resize,      dict_compact,       dict_export,       dict_stats,    dict_check_pointer,
 };

@@ -3,7 +3,9 @@
  * growth happens "before size would pass it", so no key of a batch may come
  * back REJECTED_FULL (status HIVE_ERROR_TABLE_FULL) while the table could
  * still grow.  Tried at 0.90, 0.95, 0.97 and 1.00, with one large insert and
- * with many small ones, from initial_capacity 1024; every key is then found.
+ * with many small ones, from initial_capacity 1024, and with many small ones
+ * without a results array (the keys to run again after a growth are then
+ * the batch's own marks, core/marks.h); every key is then found.
  * The other suites use load factors up to 0.90, so that a failure here is
  * reported once, by this suite. */
 #include <stdio.h>
@@ -29,10 +31,13 @@ static void one_param(const ht_target *t, const ct_param *p)
     ht_unique_keys(t, &rng, keys, N, NULL);
     ht_batch b;
     ht_batch_init(&b, t, N);
-    for (int small = 0; small < 2; small++) {
+    static const char *const how[3] = {"one call", "small calls", "small calls without results"};
+    for (int mode = 0; mode < 3; mode++) {
+        int small = mode > 0, with_results = mode < 2;
+        char name[64];
+        snprintf(name, sizeof name, "loadfactor (%s)", how[mode]);
         hive_config c;
-        hive_table *table =
-            ct_open(t, small ? "loadfactor (small calls)" : "loadfactor (one call)", p, 1024, &c);
+        hive_table *table = ct_open(t, name, p, 1024, &c);
         uint64_t rejected = 0, other = 0, calls = 0, full_calls = 0;
         hive_stats first; /* right after the first call that rejected keys */
         memset(&first, 0, sizeof first);
@@ -43,18 +48,18 @@ static void one_param(const ht_target *t, const ct_param *p)
                 n = N - off;
             ct_fill(t, &b, keys + off, n, &rng);
             ht_batch_poison_flags(&b);
-            hive_status s =
-                hive_insert(table, n, b.keys, b.values, HIVE_COMBINE_ASSIGN, b.results, NULL);
+            hive_status s = hive_insert(table, n, b.keys, b.values, HIVE_COMBINE_ASSIGN,
+                                        with_results ? b.results : NULL, NULL);
             calls++;
             full_calls += s == HIVE_ERROR_TABLE_FULL;
             other += s != HIVE_SUCCESS && s != HIVE_ERROR_TABLE_FULL;
             uint64_t before = rejected;
-            for (size_t i = 0; i < n; i++) {
+            for (size_t i = 0; with_results && i < n; i++) {
                 rejected += b.results[i] == HIVE_RESULT_REJECTED_FULL;
                 other += b.results[i] != HIVE_RESULT_INSERTED &&
                          b.results[i] != HIVE_RESULT_REJECTED_FULL;
             }
-            if (before == 0 && rejected > 0)
+            if ((before == 0 && rejected > 0) || (!with_results && s == HIVE_ERROR_TABLE_FULL))
                 HT_MUST(hive_stats_get(table, &first));
             off += n;
         }
@@ -72,9 +77,17 @@ static void one_param(const ht_target *t, const ct_param *p)
         HT_CHECK_EQ(other, 0, "statuses or results other than SUCCESS / INSERTED / REJECTED_FULL");
         /* What was accepted is all there. */
         HT_CHECK_EQ(st.size + rejected, N, "size + rejected keys");
-        printf("  max_load_factor %.2f, %s: %llu of %d keys rejected (first at load %.3f)\n",
-               c.max_load_factor, small ? "small calls" : "one call",
-               (unsigned long long)rejected, N, first.load_factor);
+        if (!with_results && full_calls == 0) {
+            ct_fill(t, &b, keys, N, &rng);
+            HT_MUST(hive_contains(table, N, b.keys, b.found, NULL));
+            uint64_t missing = 0;
+            for (size_t i = 0; i < N; i++)
+                missing += b.found[i] != 1;
+            HT_CHECK_EQ(missing, 0, "keys missing after inserts without results");
+        }
+        printf("  max_load_factor %.2f, %s: %llu of %d keys rejected (first at load %.3f), %llu grows\n",
+               c.max_load_factor, how[mode], (unsigned long long)rejected, N, first.load_factor,
+               (unsigned long long)st.grows);
         ht_close(table);
     }
     ht_batch_free(&b);

@@ -123,8 +123,16 @@ HIVE_DEFINE_ONE(hive_dict_one_kv32_tile, hive_geom, kv32_tile, hive_tile_first(g
  * all lanes' loads together.  In a batch that inserts, the ballot that syncs
  * them is also the deferred marks of the warp's 32 keys: a whole word, as the
  * grid-stride loop keeps w a multiple of 32. */
-#define HIVE_DEFINE_BATCH_KERNEL(name, S, OP, ONE)                                   \
-    __global__ void __launch_bounds__(256) name(hive_view v, hive_batch b, uint64_t *counters) \
+/* Blocks per SM the registers of the batch kernels of W-bit keys and S-slot
+ * buckets must allow: that of the capped insert pass (dict_batch.cu), for
+ * buckets of up to 64 bytes.  Left to itself, ptxas held the KV32 pass to 40
+ * registers and spilled 16 bytes; asked for 3 blocks it takes 46 and spills
+ * none, and the finds and erases keep their 38 and 40 (H100: insert +0.6%,
+ * mixed +0.8%, bench/NOTES.md item 54).  Larger buckets need more than the 80
+ * registers 3 blocks leave, and would spill. */
+#define HIVE_BATCH_MIN_BLOCKS(W, S) ((W) * (S) <= 512 ? 3 : 1)
+#define HIVE_DEFINE_BATCH_KERNEL(name, W, S, OP, ONE)                                \
+    __global__ void __launch_bounds__(256, HIVE_BATCH_MIN_BLOCKS(W, S)) name(hive_view v, hive_batch b, uint64_t *counters) \
     {                                                                                \
         const int inserts = (OP) != HIVE_OP_FIND && (OP) != HIVE_OP_ERASE;           \
         hive_tally t = {};                                                           \
@@ -289,10 +297,10 @@ HIVE_DEFINE_ONE(hive_dict_one_kv32_tile, hive_geom, kv32_tile, hive_tile_first(g
 /* The four batch kernels of one bucket size and width (W: 32 or 64), and the
  * two that finish their deferred inserts. */
 #define HIVE_DEFINE_BATCH_KERNELS(W, S)                                                          \
-    HIVE_DEFINE_BATCH_KERNEL(hive_find_kv##W##_s##S, S, HIVE_OP_FIND, hive_dict_one_kv##W)       \
-    HIVE_DEFINE_BATCH_KERNEL(hive_upsert_kv##W##_s##S, S, HIVE_OP_UPSERT, hive_dict_one_kv##W)   \
-    HIVE_DEFINE_BATCH_KERNEL(hive_erase_kv##W##_s##S, S, HIVE_OP_ERASE, hive_dict_one_kv##W)     \
-    HIVE_DEFINE_BATCH_KERNEL(hive_mixed_kv##W##_s##S, S, -1, hive_dict_one_kv##W)                \
+    HIVE_DEFINE_BATCH_KERNEL(hive_find_kv##W##_s##S, W, S, HIVE_OP_FIND, hive_dict_one_kv##W)    \
+    HIVE_DEFINE_BATCH_KERNEL(hive_upsert_kv##W##_s##S, W, S, HIVE_OP_UPSERT, hive_dict_one_kv##W) \
+    HIVE_DEFINE_BATCH_KERNEL(hive_erase_kv##W##_s##S, W, S, HIVE_OP_ERASE, hive_dict_one_kv##W)  \
+    HIVE_DEFINE_BATCH_KERNEL(hive_mixed_kv##W##_s##S, W, S, -1, hive_dict_one_kv##W)             \
     HIVE_DEFINE_DEFERRED_KERNEL(hive_deferred_kv##W##_s##S, W, S, hive_marks_deferred,             \
                                 HIVE_R_DEFER, HIVE_CTR_DEFERRED, 2)                              \
     HIVE_DEFINE_DEFERRED_KERNEL(hive_deferred_deep_kv##W##_s##S, W, S, hive_marks_unfinished,      \

@@ -295,6 +295,15 @@ static hive_status dict_create(hive_table *t)
                       fail);
         uint64_t keep = UINT64_MAX;
         cudaMemPoolSetAttribute(d->pool, cudaMemPoolAttrReleaseThreshold, &keep);
+        /* A pool's first allocation costs some 90 us of host time whatever
+         * its size (H100, driver 580: bench/NOTES.md item 57), which a fresh
+         * table's first batch would pay before it could launch anything.
+         * Paid here instead (alloc_arrays waits for the stream). */
+        void *first = NULL;
+        if (cudaMallocFromPoolAsync(&first, 1, d->pool, 0) == cudaSuccess)
+            cudaFreeAsync(first, 0);
+        else
+            cudaGetLastError(); /* not sticky: the first batch pays it instead */
     }
     {
         uint64_t buckets = (c->initial_capacity + d->bucket_slots - 1) / d->bucket_slots;

@@ -44,4 +44,12 @@ HIVE_PROTO int hive_batch_rejected_full(const hive_batch *b, uint64_t i)
                             : b->results[i] == HIVE_RESULT_REJECTED_FULL;
 }
 
+/* Key i, rejected for room, has run again: it stays rejected only if it was
+ * rejected again (a result byte says so itself). */
+HIVE_PROTO void hive_batch_rerun(const hive_batch *b, uint64_t i, int rejected)
+{
+    if (b->marks != NULL && !rejected)
+        hive_mark_clear(hive_marks_unfinished(b), i);
+}
+
 #endif

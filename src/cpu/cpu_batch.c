@@ -114,8 +114,7 @@ hive_status hive_cpu_retry_full(hive_table *t, const hive_batch *b, hive_batch_o
             continue;
         uint64_t rejected = tally.out.full;
         ct->kernels->run_range(&view, ct->S, 0, b, i, i + 1, &tally);
-        if (tally.out.full == rejected && b->marks)
-            hive_mark_clear(hive_marks_unfinished(b), i);
+        hive_batch_rerun(b, i, tally.out.full != rejected);
     }
     *outcome = tally.out;
     for (int s = 0; s < 4; s++)

@@ -21,14 +21,6 @@ extern "C" const hive_geometry_kernels *hive_dict_kernels(uint32_t width, uint32
     return NULL;
 }
 
-/* Blocks per SM of the insert kernel (the lock-free pass of a uniform insert
- * batch) on a table of more than twice the L2's bytes, below the 6 its
- * registers allow: its random DRAM reads and CASes queue in the memory system,
- * and fewer of them in flight finish sooner.  H100, fills of 2^26 KV32 and
- * 2^25 KV64 keys to 0.9, with the acquire fence between the buckets
- * (bench/NOTES.md item 48): 3 blocks 7.49 / 6.12 G/s, 4: 7.41 / 6.01,
- * 5: 7.16 / 5.98, 6: 7.15 / 6.00, 2: 7.34 / 6.19. */
-#define HIVE_PASS_BLOCKS_PER_SM 3
 /* Likewise for the erase kernel (one thread per key) on such a table: an
  * erase is a scan and a CAS, as a lock-free insert is (H100, erase of 9*10^7
  * KV32 keys from 10^8 slots: 10.23 G/s uncapped, 11.06 at 4 blocks, 10.98 at

@@ -109,6 +109,24 @@ HIVE_DEFINE_ONE(hive_dict_one_kv64, uint32_t, kv64, 1, uint64_t, hive_k64_reserv
 HIVE_DEFINE_ONE(hive_dict_one_kv32_tile, hive_geom, kv32_tile, hive_tile_first(geom), uint32_t,
                 hive_k32_reserved)
 
+/* Blocks per SM of the insert kernel (the lock-free pass of a uniform insert
+ * batch; dict_batch.cu caps its grid there) on a table of more than twice
+ * the L2's bytes, below the 6 its registers allow: its random DRAM reads and
+ * CASes queue in the memory system, and fewer of them in flight finish
+ * sooner.  H100, fills of 2^26 KV32 and
+ * 2^25 KV64 keys to 0.9, with the acquire fence between the buckets
+ * (bench/NOTES.md item 48): 3 blocks 7.49 / 6.12 G/s, 4: 7.41 / 6.01,
+ * 5: 7.16 / 5.98, 6: 7.15 / 6.00, 2: 7.34 / 6.19. */
+#define HIVE_PASS_BLOCKS_PER_SM 3
+/* Blocks per SM the registers of the batch kernels of W-bit keys and S-slot
+ * buckets must allow: that of the capped insert pass, for buckets of up to
+ * 64 bytes.  Left to itself, ptxas held the KV32 pass to 40 registers and
+ * spilled 16 bytes; asked for 3 blocks it takes 46 and spills none, and the
+ * finds and erases keep their 38 and 40 (H100: insert +0.6%, mixed +0.8%,
+ * bench/NOTES.md item 54).  Larger buckets need more than the 80 registers 3
+ * blocks leave, and would spill. */
+#define HIVE_BATCH_MIN_BLOCKS(W, S) ((W) * (S) <= 512 ? HIVE_PASS_BLOCKS_PER_SM : 1)
+
 /* OP is a hive_op for a uniform batch, or -1 for a mixed batch (b.ops).  ONE
  * is the per-element function of the table's key width.  Inserts run only
  * their lock-free part here; hive_deferred_* runs the locked part of those
@@ -123,14 +141,6 @@ HIVE_DEFINE_ONE(hive_dict_one_kv32_tile, hive_geom, kv32_tile, hive_tile_first(g
  * all lanes' loads together.  In a batch that inserts, the ballot that syncs
  * them is also the deferred marks of the warp's 32 keys: a whole word, as the
  * grid-stride loop keeps w a multiple of 32. */
-/* Blocks per SM the registers of the batch kernels of W-bit keys and S-slot
- * buckets must allow: that of the capped insert pass (dict_batch.cu), for
- * buckets of up to 64 bytes.  Left to itself, ptxas held the KV32 pass to 40
- * registers and spilled 16 bytes; asked for 3 blocks it takes 46 and spills
- * none, and the finds and erases keep their 38 and 40 (H100: insert +0.6%,
- * mixed +0.8%, bench/NOTES.md item 54).  Larger buckets need more than the 80
- * registers 3 blocks leave, and would spill. */
-#define HIVE_BATCH_MIN_BLOCKS(W, S) ((W) * (S) <= 512 ? 3 : 1)
 #define HIVE_DEFINE_BATCH_KERNEL(name, W, S, OP, ONE)                                \
     __global__ void __launch_bounds__(256, HIVE_BATCH_MIN_BLOCKS(W, S)) name(hive_view v, hive_batch b, uint64_t *counters) \
     {                                                                                \
@@ -322,12 +332,12 @@ HIVE_DEFINE_ONE(hive_dict_one_kv32_tile, hive_geom, kv32_tile, hive_tile_first(g
     {                                                                                           \
         hive_tally t = {};                                                                      \
         uint64_t stride = (uint64_t)gridDim.x * blockDim.x;                                     \
-        for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < b.n; i += stride) \
-            if (hive_batch_rejected_full(&b, i) &&                                              \
-                hive_dict_one_kv##W(&v, S, &b, i, b.ops != NULL ? (int)b.ops[i] : (int)b.op, &t, 0) != \
-                    HIVE_R_REJECTED_FULL &&                                                     \
-                b.marks != NULL)                                                                \
-                hive_mark_clear(hive_marks_unfinished(&b), i);                                  \
+        for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < b.n; i += stride) { \
+            if (!hive_batch_rejected_full(&b, i))                                               \
+                continue;                                                                       \
+            int op = b.ops != NULL ? (int)b.ops[i] : (int)b.op;                                 \
+            hive_batch_rerun(&b, i, hive_dict_one_kv##W(&v, S, &b, i, op, &t, 0) == HIVE_R_REJECTED_FULL); \
+        }                                                                                       \
         hive_tally_flush(&t, counters);                                                         \
     }
 

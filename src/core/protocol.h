@@ -75,8 +75,6 @@
 #define HIVE_STEP_EVICT 2
 #define HIVE_STEP_STASH 3
 
-/* Slots per bucket at most (a GPU scan holds a bucket's words in registers). */
-#define HIVE_SCAN_MAX_SLOTS 32
 /* Longest cuckoo chain a thread records (config.max_evictions is clamped). */
 #define HIVE_MAX_CHAIN 32
 /* Candidates whose rooms the eviction search reads together (it divides S).

@@ -32,96 +32,77 @@ HIVE_PROTO P_SUFFIX(hive_scan) P_SUFFIX(hive_scan_none)(void)
     return s;
 }
 
-#if defined(__CUDACC__) && !defined(P_TILE)
-/* Loads a bucket's S slots into w, each slot atomically (KV32: two slots per
- * 16-byte access), all before any is looked at. */
-HIVE_PROTO void P_SUFFIX(hive_load_bucket)(const P_SLOT *bucket, P_GEOM_PARAM, P_SLOT *w)
-{
-#if P_WORDS == 1
-#pragma unroll
-    for (uint32_t i = 0; i < P_S && i < HIVE_SCAN_MAX_SLOTS; i += 2)
-        hive_load64x2(bucket + i, &w[i], &w[i + 1]);
-#else
-#pragma unroll
-    for (uint32_t i = 0; i < P_S && i < HIVE_SCAN_MAX_SLOTS; i++)
-        w[i] = P_LOAD(bucket + i);
-#endif
-}
-
-/* What a pass over a bucket's words (loaded by hive_load_bucket) sees. */
-HIVE_PROTO P_SUFFIX(hive_scan) P_SUFFIX(hive_scan_words)(const P_SLOT *w, P_GEOM_PARAM, P_KEY k)
-{
-    P_SUFFIX(hive_scan) s = P_SUFFIX(hive_scan_none)();
-#pragma unroll
-    for (uint32_t i = 0; i < P_S && i < HIVE_SCAN_MAX_SLOTS; i++) {
-        P_KEY key = P_KEY_OF(w[i]);
-        if (key == k) {
-            if (s.match < 0) {
-                s.match = (int)i;
-                s.word = w[i];
-            }
-        } else if (key >= P_VACANT) { /* EMPTY or VACANT */
-            if (s.free < 0)
-                s.free = (int)i;
-        } else if (key == P_TOMB) {
-            if (s.tomb < 0) {
-                s.tomb = (int)i;
-                s.tomb_word = w[i];
-            }
-        } else if (key == P_MOVING) {
-            s.moving = 1;
-        }
-    }
-    /* A bucket's free slots are a suffix of one kind, written with all-ones
-     * values: it has an EMPTY slot if its last slot is one. */
-    s.ended = P_KEY_OF(w[P_S - 1]) == P_EMPTY;
-    if (s.match < 0 && s.free >= 0)
-        s.word = P_MAKE(s.ended ? P_EMPTY : P_VACANT, (P_VAL)~(P_VAL)0);
-    return s;
-}
-#endif
-
 #ifndef P_TILE
-/* Loads the bucket's S slots (each slot atomically) and classifies them.
- * On the GPU all S are loaded before any is looked at (unrolled: S is a
- * compile-time constant at every call site). */
+/* Classifies one slot for a scan that stops at the key or at the first free
+ * slot (free slots are a suffix, so nothing lies beyond it; every caller uses
+ * only `match`/`word` once a match is found).  Returns 1 where it stops. */
+HIVE_PROTO int P_SUFFIX(hive_scan_slot)(P_SUFFIX(hive_scan) * s, P_SLOT w, uint32_t i, P_KEY k)
+{
+    P_KEY key = P_KEY_OF(w);
+    if (key == k) {
+        s->match = (int)i;
+        s->word = w;
+        return 1;
+    }
+    if (key >= P_VACANT) { /* EMPTY or VACANT */
+        s->free = (int)i;
+        s->ended = key == P_EMPTY;
+        s->word = w;
+        return 1;
+    }
+    if (key == P_TOMB) {
+        if (s->tomb < 0) {
+            s->tomb = (int)i;
+            s->tomb_word = w;
+        }
+    } else if (key == P_MOVING) {
+        s->moving = 1;
+    }
+    return 0;
+}
+
+/* Slots of one 32-byte sector, the unit the L2 serves. */
+#define P_SECTOR_SLOTS (4 / P_WORDS)
+
+/* Loads the bucket's slots (each slot atomically) and classifies them,
+ * stopping at the key or at the first free slot.  The GPU loads a sector at a
+ * time, every slot of it before any is looked at (unrolled: S is a
+ * compile-time constant at every call site), and stops between sectors: the
+ * L2 serves random reads by the sector, and a KV64 find at load 0.9 that stops
+ * in the first sector of its 4-slot bucket where it can reads 1.7 sectors a
+ * key, not 2.25 (H100: 12.4 -> 15.9 G/s, bench/NOTES.md item 61).  The host
+ * loads slot by slot. */
 HIVE_PROTO P_SUFFIX(hive_scan) P_SUFFIX(hive_scan_bucket)(const P_SLOT *bucket, P_GEOM_PARAM, P_KEY k)
 {
 #if defined(__CUDACC__)
-    P_SLOT w[HIVE_SCAN_MAX_SLOTS];
-    P_SUFFIX(hive_load_bucket)(bucket, P_GEOM_ARG, w);
-    return P_SUFFIX(hive_scan_words)(w, P_GEOM_ARG, k);
+    P_SUFFIX(hive_scan) s = P_SUFFIX(hive_scan_none)();
+#pragma unroll
+    for (uint32_t g = 0; g < P_S; g += P_SECTOR_SLOTS) {
+        P_SLOT w[P_SECTOR_SLOTS];
+#if P_WORDS == 1
+#pragma unroll
+        for (uint32_t i = 0; i < P_SECTOR_SLOTS; i += 2)
+            hive_load64x2(bucket + g + i, &w[i], &w[i + 1]);
+#else
+#pragma unroll
+        for (uint32_t i = 0; i < P_SECTOR_SLOTS; i++)
+            w[i] = P_LOAD(bucket + g + i);
+#endif
+#pragma unroll
+        for (uint32_t i = 0; i < P_SECTOR_SLOTS; i++)
+            if (P_SUFFIX(hive_scan_slot)(&s, w[i], g + i, k))
+                return s;
+    }
+    return s;
 #else
     P_SUFFIX(hive_scan) s = P_SUFFIX(hive_scan_none)();
-    /* Host: stop at the key, or at the first free slot (free slots are a
-     * suffix, so nothing lies beyond it).  At load 0.9 this halves the slots
-     * read; every caller uses only `match`/`word` once a match is found. */
-    for (uint32_t i = 0; i < P_S; i++) {
-        P_SLOT w = P_LOAD(bucket + i);
-        P_KEY key = P_KEY_OF(w);
-        if (key == k) {
-            s.match = (int)i;
-            s.word = w;
+    for (uint32_t i = 0; i < P_S; i++)
+        if (P_SUFFIX(hive_scan_slot)(&s, P_LOAD(bucket + i), i, k))
             return s;
-        }
-        if (key >= P_VACANT) { /* EMPTY or VACANT */
-            s.free = (int)i;
-            s.ended = key == P_EMPTY;
-            s.word = w;
-            return s;
-        }
-        if (key == P_TOMB) {
-            if (s.tomb < 0) {
-                s.tomb = (int)i;
-                s.tomb_word = w;
-            }
-        } else if (key == P_MOVING) {
-            s.moving = 1;
-        }
-    }
     return s;
 #endif
 }
+#undef P_SECTOR_SLOTS
 #else
 #include "tile_scan_body.h"
 #endif

@@ -172,7 +172,7 @@ typedef enum hive_result {
  * applied one after another in an unspecified order (ADD sums them all).
  * Grows the table first when n new keys would pass max_load_factor.
  * Without `results` the call uses two bits per key of table memory of its own
- * (n/16 bytes: it needs to know which keys to run again if some find no
+ * (n/4 bytes: it needs to know which keys to run again if some find no
  * room), and returns HIVE_ERROR_OUT_OF_MEMORY, having done nothing, when it
  * cannot get them; hive_apply does the same.
  * Returns HIVE_ERROR_TABLE_FULL if some key found no room, else

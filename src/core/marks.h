@@ -11,9 +11,9 @@
  *                   backend).  After a batch, the keys api.c's retry runs
  *                   again once the table has grown.
  *
- * Bits rather than result bytes of the call's own: its scratch is n/16 bytes
+ * Bits rather than result bytes of the call's own: its scratch is n/4 bytes
  * instead of n, which is what the first call into a fresh table maps, what
- * the insert pass writes and what the deferred launches scan (2^26 keys: 8 MB
+ * the insert pass writes and what the deferred launches scan (2^26 keys: 16 MB
  * against 67; bench/NOTES.md item 53). */
 #ifndef HIVE_CORE_MARKS_H
 #define HIVE_CORE_MARKS_H

@@ -113,18 +113,20 @@ HIVE_DEFINE_ONE(hive_dict_one_kv32_tile, hive_geom, kv32_tile, hive_tile_first(g
  * batch; dict_batch.cu caps its grid there) on a table of more than twice
  * the L2's bytes, below the 6 its registers allow: its random DRAM reads and
  * CASes queue in the memory system, and fewer of them in flight finish
- * sooner.  H100, fills of 2^26 KV32 and
- * 2^25 KV64 keys to 0.9, with the acquire fence between the buckets
- * (bench/NOTES.md item 48): 3 blocks 7.49 / 6.12 G/s, 4: 7.41 / 6.01,
- * 5: 7.16 / 5.98, 6: 7.15 / 6.00, 2: 7.34 / 6.19. */
+ * sooner.  H100, fills of 2^26 KV32 and 2^25 KV64 keys to 0.9, with the
+ * acquire fence between the buckets (bench/NOTES.md item 48): 3 blocks 7.49 /
+ * 6.12 G/s, 4: 7.41 / 6.01, 5: 7.16 / 5.98, 6: 7.15 / 6.00, 2: 7.34 / 6.19;
+ * with scans a sector at a time (item 62), 3 is still best for KV32 and equal
+ * to 2 for KV64. */
 #define HIVE_PASS_BLOCKS_PER_SM 3
 /* Blocks per SM the registers of the batch kernels of W-bit keys and S-slot
  * buckets must allow: that of the capped insert pass, for buckets of up to
  * 64 bytes.  Left to itself, ptxas held the KV32 pass to 40 registers and
- * spilled 16 bytes; asked for 3 blocks it takes 46 and spills none, and the
- * finds and erases keep their 38 and 40 (H100: insert +0.6%, mixed +0.8%,
- * bench/NOTES.md item 54).  Larger buckets need more than the 80 registers 3
- * blocks leave, and would spill. */
+ * spilled 16 bytes; asked for 3 blocks it took 46 and spilled none (H100:
+ * insert +0.6%, mixed +0.8%, bench/NOTES.md item 54).  Since the scans stop
+ * at the key or a free slot (item 61) the pass needs 40, the find 38, the
+ * erase 36 and the mixed kernel 52, none spilling.  Larger buckets need more
+ * than the 80 registers 3 blocks leave, and would spill. */
 #define HIVE_BATCH_MIN_BLOCKS(W, S) ((W) * (S) <= 512 ? HIVE_PASS_BLOCKS_PER_SM : 1)
 
 /* OP is a hive_op for a uniform batch, or -1 for a mixed batch (b.ops).  ONE

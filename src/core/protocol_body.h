@@ -406,9 +406,17 @@ HIVE_NO_UNROLL
         P_SLOT word[HIVE_NEAR_GROUP];
         uint64_t to[HIVE_NEAR_GROUP] = {0};
         int movable[HIVE_NEAR_GROUP];
+#if defined(__CUDACC__) && P_WORDS == 1 && !defined(P_TILE) && HIVE_NEAR_GROUP % 2 == 0
+        /* Two 8-byte slots per 16-byte access, as the scans load them: half
+         * the L2 requests (the deferred launches are bound by those). */
+HIVE_UNROLL
+        for (uint32_t j = 0; j < HIVE_NEAR_GROUP; j += 2)
+            hive_load64x2(bucket + group + j, &word[j], &word[j + 1]);
+#else
 HIVE_UNROLL
         for (uint32_t j = 0; j < HIVE_NEAR_GROUP; j++)
             word[j] = P_LOAD_ONE(bucket + group + j);
+#endif
         if (own_room && group == 0 && (*own_room = P_KEY_OF(tail) >= P_VACANT)) {
             *dest = b;
             break;

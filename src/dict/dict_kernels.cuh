@@ -199,8 +199,10 @@ HIVE_DEFINE_ONE(hive_dict_one_kv32_tile, hive_geom, kv32_tile, hive_tile_first(g
     {                                                                                           \
         __shared__ uint64_t pending_all[HIVE_DEFERRED_WARPS][HIVE_DEFERRED_HOLD];               \
         /* Tallies in shared memory, not registers: across the locked path they held a dozen   \
-         * of the 64 registers this kernel may use, and the deep launch spilled for them       \
-         * (H100, fill of 2^26 KV32 keys to 0.9: deep launch 0.973 -> 0.942 ms, NOTES item 69). */ \
+         * of the 64 registers this kernel may use, which it spills for (item 67 of            \
+         * bench/NOTES.md: more spills cost more than the loads they replaced).  Here fewer    \
+         * spills (KV32 short kernel: 28 -> 8 bytes of spill stores), fills unchanged (H100:   \
+         * +0.1% KV32, +0.4% KV64, item 69). */                                                \
         __shared__ hive_tally tallies[256];                                                     \
         if (counters[CTR] == 0)                                                                 \
             return;                                                                             \

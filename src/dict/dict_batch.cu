@@ -1,6 +1,7 @@
 /* dict_batch.cu — C-style launchers for the dictionary's kernels: pick the
  * kernel for the table's bucket size and the batch's op, launch it on the
- * caller's stream, read the outcome counters back. */
+ * caller's stream, read the outcome counters back; and load them when a
+ * table is created. */
 #include <stdint.h>
 
 #include "cuda_check.h"
@@ -232,6 +233,32 @@ extern "C" hive_status hive_dict_count_inserts(hive_table *t, const hive_batch *
     uint64_t c[HIVE_CTR_COUNT];
     HIVE_TRY(with_counters(d, (cudaStream_t)stream, "hive_apply (CUDA)", launch_count, &l, c));
     *count = c[HIVE_CTR_INSERTED];
+    return HIVE_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- loading */
+
+/* Loads the table's kernels now.  CUDA loads a kernel at its first use
+ * (lazy loading, the default since CUDA 12.2), and a process's first insert
+ * of 2^26 KV32 keys took 52-60 ms instead of 8.5 on an H100 (bench/NOTES.md
+ * item 73); a table's creation is where a caller expects to wait.  A kernel
+ * without code for this GPU fails here, with its message, instead of at a
+ * first launch. */
+extern "C" hive_status hive_dict_load_kernels(const hive_dict *d, const char *call)
+{
+    const hive_geometry_kernels *k = d->kernels;
+    const void *kernels[] = {(const void *)k->find,      (const void *)k->upsert,
+                             (const void *)k->erase,     (const void *)k->mixed,
+                             (const void *)k->deferred,  (const void *)k->deferred_deep,
+                             (const void *)k->full_hint, (const void *)k->retry,
+                             (const void *)k->resize,    (const void *)k->export_pairs,
+                             (const void *)hive_count_inserts_kernel};
+    for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; i++) {
+        cudaFuncAttributes attributes;
+        if (kernels[i] != NULL)
+            HIVE_TRY(hive_cuda_status(cudaFuncGetAttributes(&attributes, kernels[i]), call,
+                                      "loading the table's kernels (cudaFuncGetAttributes)"));
+    }
     return HIVE_SUCCESS;
 }
 

@@ -272,6 +272,7 @@ static hive_status dict_create(hive_table *t)
     d->sm_count = prop.multiProcessorCount;
     d->l2_bytes = (uint64_t)prop.l2CacheSize;
     d->view.max_evictions = c->max_evictions < HIVE_MAX_CHAIN ? c->max_evictions : HIVE_MAX_CHAIN;
+    HIVE_TRY_GOTO(hive_dict_load_kernels(d, call), st, fail);
     HIVE_TRY_GOTO(device_alloc((void **)&d->counters,
                                HIVE_COUNTER_BLOCKS * HIVE_CTR_COUNT * sizeof(uint64_t), call, "counters"),
                   st, fail);

@@ -78,6 +78,8 @@ extern "C" {
 const hive_geometry_kernels *hive_dict_kernels(uint32_t width, uint32_t S, uint32_t T);
 
 /* dict_batch.cu */
+/* Loads every kernel the table may launch (CUDA loads them lazily). */
+hive_status hive_dict_load_kernels(const hive_dict *d, const char *call);
 hive_status hive_dict_run(hive_table *t, const hive_batch *b, hive_batch_outcome *out,
                           hive_stream stream);
 hive_status hive_dict_count_inserts(hive_table *t, const hive_batch *b, uint64_t *count,

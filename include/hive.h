@@ -125,7 +125,9 @@ typedef struct CUstream_st *hive_stream; /* == cudaStream_t; NULL = default stre
 
 /* Creates a table.  Returns HIVE_ERROR_NO_DEVICE for a CUDA table without a
  * usable GPU, HIVE_ERROR_OUT_OF_MEMORY when its memory cannot be had.
- * `*table` is set only on success. */
+ * `*table` is set only on success.  A process's first CUDA table also loads
+ * the kernels it uses (some 50 ms on an H100), so that its first batch does
+ * not. */
 hive_status hive_create(const hive_config *config, hive_table **table);
 
 /* Frees the table and everything it holds.  Waits for the table's work. */

@@ -80,9 +80,9 @@ static __device__ __forceinline__ void hive_tally_flush(const hive_tally *t, uin
                 t->c[HIVE_CTR_FULL] += writer;                                               \
             } else {                                                                         \
                 /* Constant indices keep the tally in registers (indexed by `step`, it      \
-                 * lived in local memory: 48 bytes of stack in the batch kernels); the deep  \
-                 * launch, whose tally is in shared memory, indexes it. */                   \
-                if (part == 3)                                                               \
+                 * lived in local memory: 48 bytes of stack in the batch kernels); the       \
+                 * deferred kernels, whose tallies are in shared memory, index them. */      \
+                if (part >= 2)                                                               \
                     t->c[HIVE_CTR_STEP0 + step] += writer;                                   \
                 else                                                                         \
                     _Pragma("unroll") for (int s_ = 0; s_ < 4; s_++)                         \

@@ -27,6 +27,12 @@ extern "C" const hive_geometry_kernels *hive_dict_kernels(uint32_t width, uint32
  * KV32 keys from 10^8 slots: 10.23 G/s uncapped, 11.06 at 4 blocks, 10.98 at
  * 3; bench/NOTES.md item 49). */
 #define HIVE_ERASE_BLOCKS_PER_SM 4
+/* And for the find kernel: fewer warps in flight wait less on the memory
+ * system, more so for absent keys, which read both buckets (H100, load 0.9:
+ * 2^26 KV32 keys, present 22.4 -> 22.9 G/s, absent 16.0 -> 16.7 at 3 blocks,
+ * and no loss at 2^24 and 2^25; 2^25 KV64 keys, 15.8 -> 16.3 and 8.6 -> 8.7 at
+ * 4, where 3 cost finds of 2^24 keys 4%; bench/NOTES.md item 83). */
+#define HIVE_FIND_BLOCKS_PER_SM(width) ((width) == 64 ? 4 : 3)
 
 /* Enough blocks to fill the GPU once (for n items of `lanes` threads each):
  * as many as can be resident together (at most max_per_sm), so that the
@@ -136,18 +142,20 @@ extern "C" hive_status hive_dict_run(hive_table *t, const hive_batch *b, hive_ba
                                                         : k->upsert;
     int defers = kernel == k->mixed || kernel == k->upsert;
     /* A uniform insert batch into a table that L2 does not hold gets the
-     * capped pass and the full bits, a uniform erase batch a capped grid.  In
-     * a table L2 holds, the rooms the bits spare are L2 hits anyway, and mixed
-     * batches (half finds and erases, with TOMBs for their inserts to take)
-     * did not gain either: a version that gave both the cap and the bits lost
-     * 2-5% there (bench/NOTES.md item 38), and a capped mixed grid gained
-     * nothing (item 49). */
+     * capped pass and the full bits, a uniform erase or find batch a capped
+     * grid.  In a table L2 holds, the rooms the bits spare are L2 hits anyway,
+     * and mixed batches (half finds and erases, with TOMBs for their inserts
+     * to take) did not gain either: a version that gave both the cap and the
+     * bits lost 2-5% there (bench/NOTES.md item 38), and a capped mixed grid
+     * gained nothing (item 49). */
     uint64_t table_bytes = d->buckets * d->bucket_slots * d->slot_words * sizeof(uint64_t);
     int beyond_l2 = table_bytes > 2 * d->l2_bytes;
     int bulk_insert = kernel == k->upsert && k->deferred != NULL && beyond_l2;
-    int max_per_sm = bulk_insert                                     ? HIVE_PASS_BLOCKS_PER_SM
-                     : kernel == k->erase && d->lanes == 1 && beyond_l2 ? HIVE_ERASE_BLOCKS_PER_SM
-                                                                     : 1 << 30;
+    int one_thread_beyond_l2 = d->lanes == 1 && beyond_l2;
+    int max_per_sm = bulk_insert                                    ? HIVE_PASS_BLOCKS_PER_SM
+                     : kernel == k->erase && one_thread_beyond_l2 ? HIVE_ERASE_BLOCKS_PER_SM
+                     : kernel == k->find && one_thread_beyond_l2  ? HIVE_FIND_BLOCKS_PER_SM(k->width)
+                                                                    : 1 << 30;
     /* The full bits are the call's own, from the table's pool (after the
      * first call, no allocation): concurrent calls never share them.  A batch
      * too small to defer enough keys for them (HIVE_HINT_TABLE_BYTES_PER_KEY)

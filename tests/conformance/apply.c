@@ -2,7 +2,8 @@
  * over present and absent keys, with every combine mode for UPSERT; FIND
  * writes the values of found keys and leaves the others, INSERT/UPSERT inputs
  * stay as given; results = NULL; keys repeated with UPSERT (every mode) and
- * INSERT (which ignores the combine mode); a batch that makes the table grow. */
+ * INSERT (which ignores the combine mode); a batch that makes the table grow;
+ * growth decided by the exact count of a batch's insert-type elements. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -123,8 +124,80 @@ static void one_param(const ht_target *t, const ct_param *p)
     ht_close(table);
 }
 
+/* A table at max_load_factor 0.5 holding `held` new keys, and a batch of n
+ * elements (n odd) whose op codes start 3 bytes into the batch's arrays: an
+ * insert of a new key where `insert_at` says, a find of an absent key
+ * elsewhere.  The CUDA backend counts the op codes 16 bytes at a time, so the
+ * odd start and length make it count the bytes before and after those too.
+ * Checks the results and whether the table grew. */
+#define COUNT_SKEW 3
+static void count_case(const ht_target *t, const ct_param *p, ht_rng *rng, int held_quarters,
+                       int (*insert_at)(size_t i, size_t n), int expect_growth, const char *where)
+{
+    ct_param half = *p;
+    half.max_load_factor = 0.5;
+    half.min_load_factor = 0.0;
+    hive_config c;
+    hive_table *table = ct_open(t, "apply (insert count)", &half, 8192, &c);
+    hive_stats st0, st1;
+    HT_MUST(hive_stats_get(table, &st0));
+    size_t held = (size_t)(st0.capacity / 8 * held_quarters); /* the limit is capacity / 2 */
+    size_t n = (size_t)st0.capacity / 2 + 1;                    /* held + n is over it: a count */
+    uint64_t *keys = malloc((held + n) * sizeof *keys);
+    ht_unique_keys(t, rng, keys, held + n, NULL);
+    ht_batch b;
+    ht_batch_init(&b, t, held + n + COUNT_SKEW);
+    ct_fill(t, &b, keys, held, rng);
+    HT_MUST(hive_insert(table, held, b.keys, b.values, HIVE_COMBINE_ASSIGN, NULL, b.stream));
+    size_t inserts = 0;
+    for (size_t i = 0; i < n; i++) {
+        ht_put(t, b.keys, COUNT_SKEW + i, keys[held + i]);
+        ht_put(t, b.values, COUNT_SKEW + i, ht_random_value(t, rng));
+        b.ops[COUNT_SKEW + i] = insert_at(i, n) ? HIVE_OP_INSERT : HIVE_OP_FIND;
+        inserts += b.ops[COUNT_SKEW + i] == HIVE_OP_INSERT;
+    }
+    ht_batch_poison_flags(&b);
+    HT_CHECK_STATUS(hive_apply(table, n, b.ops + COUNT_SKEW, (char *)b.keys + COUNT_SKEW * t->kv_bytes,
+                               (char *)b.values + COUNT_SKEW * t->kv_bytes, HIVE_COMBINE_KEEP,
+                               b.results + COUNT_SKEW, b.stream),
+                    HIVE_SUCCESS, "%s: apply of %zu elements, %zu inserts, into %zu keys", where, n, inserts,
+                    held);
+    size_t bad = 0;
+    for (size_t i = 0; i < n; i++)
+        bad += b.results[COUNT_SKEW + i] !=
+               (b.ops[COUNT_SKEW + i] == HIVE_OP_INSERT ? HIVE_RESULT_INSERTED : HIVE_RESULT_NOT_FOUND);
+    HT_CHECK_EQ(bad, 0, "%s: results other than INSERTED for the inserts, NOT_FOUND for the finds", where);
+    HT_MUST(hive_stats_get(table, &st1));
+    HT_CHECK_EQ(st1.size, held + inserts, "%s: size", where);
+    HT_CHECK_EQ(st1.grows > st0.grows, expect_growth,
+                "%s: %zu keys held and %zu inserted with room for %llu (grows %llu -> %llu)", where, held,
+                inserts, (unsigned long long)(st0.capacity / 2), (unsigned long long)st0.grows,
+                (unsigned long long)st1.grows);
+    ht_batch_free(&b);
+    free(keys);
+    ht_close(table);
+}
+
+static int every_other(size_t i, size_t n) { (void)n; return i % 2 == 1; }
+static int first_only(size_t i, size_t n) { (void)n; return i == 0; }
+static int middle_only(size_t i, size_t n) { return i == n / 2; }
+static int last_only(size_t i, size_t n) { return i == n - 1; }
+
+static void insert_count(const ht_target *t, const ct_param *p)
+{
+    ht_rng rng;
+    ht_rng_seed(&rng, p->seed * 1000 + 5);
+    /* A quarter held, a quarter inserted: exactly at the limit, no growth. */
+    count_case(t, p, &rng, 2, every_other, 0, "inserts up to the limit");
+    /* Half held: one insert anywhere in the batch is one too many. */
+    count_case(t, p, &rng, 4, first_only, 1, "one insert, first");
+    count_case(t, p, &rng, 4, middle_only, 1, "one insert, in the middle");
+    count_case(t, p, &rng, 4, last_only, 1, "one insert, last");
+}
+
 void ct_suite_apply(const ht_target *t)
 {
     for (size_t i = 0; i < ct_param_count; i++)
         one_param(t, &ct_params[i]);
+    insert_count(t, &ct_params[0]);
 }

@@ -124,14 +124,15 @@ static void one_param(const ht_target *t, const ct_param *p)
     ht_close(table);
 }
 
-/* A table at max_load_factor 0.5 holding `held` new keys, and a batch of n
+/* A table at max_load_factor 0.5 holding limit_quarters quarters of its
+ * limit (capacity / 2) in new keys, and a batch of n
  * elements (n odd) whose op codes start 3 bytes into the batch's arrays: an
  * insert of a new key where `insert_at` says, a find of an absent key
  * elsewhere.  The CUDA backend counts the op codes 16 bytes at a time, so the
  * odd start and length make it count the bytes before and after those too.
  * Checks the results and whether the table grew. */
 #define COUNT_SKEW 3
-static void count_case(const ht_target *t, const ct_param *p, ht_rng *rng, int held_quarters,
+static void count_case(const ht_target *t, const ct_param *p, ht_rng *rng, int limit_quarters,
                        int (*insert_at)(size_t i, size_t n), int expect_growth, const char *where)
 {
     ct_param half = *p;
@@ -141,7 +142,7 @@ static void count_case(const ht_target *t, const ct_param *p, ht_rng *rng, int h
     hive_table *table = ct_open(t, "apply (insert count)", &half, 8192, &c);
     hive_stats st0, st1;
     HT_MUST(hive_stats_get(table, &st0));
-    size_t held = (size_t)(st0.capacity / 8 * held_quarters); /* the limit is capacity / 2 */
+    size_t held = (size_t)(st0.capacity / 8 * limit_quarters);
     size_t n = (size_t)st0.capacity / 2 + 1;                    /* held + n is over it: a count */
     uint64_t *keys = malloc((held + n) * sizeof *keys);
     ht_unique_keys(t, rng, keys, held + n, NULL);
@@ -187,9 +188,9 @@ static void insert_count(const ht_target *t, const ct_param *p)
 {
     ht_rng rng;
     ht_rng_seed(&rng, p->seed * 1000 + 5);
-    /* A quarter held, a quarter inserted: exactly at the limit, no growth. */
+    /* Half the limit held, half inserted: exactly at the limit, no growth. */
     count_case(t, p, &rng, 2, every_other, 0, "inserts up to the limit");
-    /* Half held: one insert anywhere in the batch is one too many. */
+    /* The limit held: one insert anywhere in the batch is one too many. */
     count_case(t, p, &rng, 4, first_only, 1, "one insert, first");
     count_case(t, p, &rng, 4, middle_only, 1, "one insert, in the middle");
     count_case(t, p, &rng, 4, last_only, 1, "one insert, last");

@@ -153,6 +153,8 @@ hive_config bench_config(const bench_ctx *c, uint64_t initial_capacity, double m
     cfg.max_load_factor = max_lf;
     cfg.min_load_factor = min_lf;
     cfg.threads = c->threads;
+    cfg.bucket_slots = c->bucket_slots;
+    cfg.lanes_per_op = c->lanes_per_op;
     return cfg;
 }
 
@@ -165,6 +167,21 @@ int bench_create(bench_ctx *c, const hive_config *cfg, hive_table **t)
             (unsigned long long)cfg->initial_capacity, hive_status_string(s), hive_last_error());
     (void)c;
     return s == HIVE_ERROR_OUT_OF_MEMORY ? -2 : -1;
+}
+
+int bench_probe_geometry(bench_ctx *c)
+{
+    hive_config cfg = bench_config(c, 1024, 1.0, 0.0);
+    hive_table *t = NULL;
+    hive_stats st = {0};
+    if (bench_create(c, &cfg, &t) != 0)
+        return -1;
+    int rc = bench_stats(c, t, &st);
+    hive_destroy(t);
+    if (rc != 0)
+        return -1;
+    snprintf(c->geometry, sizeof c->geometry, "%ux%u", st.bucket_slots, st.lanes_per_op);
+    return 0;
 }
 
 int bench_create_pinned(bench_ctx *c, uint64_t slots, hive_table **t)

@@ -49,6 +49,8 @@ typedef struct bench_ctx {
     uint64_t n;                /* --n: 0 = the workload's default */
     uint32_t rounds;           /* --rounds: 0 = default */
     uint32_t threads;          /* CPU backend worker threads, 0 = one per core */
+    uint32_t bucket_slots;     /* --geometry S x T: slots per bucket and lanes per key, */
+    uint32_t lanes_per_op;     /* 0 = the backend's default (hive_config) */
     int quick;
     const bench_defaults *def;
     const char *out_dir;
@@ -56,6 +58,7 @@ typedef struct bench_ctx {
     int gpu;                   /* 1 when the CUDA backend runs */
     hive_stream stream;        /* the bench's stream (NULL on the CPU) */
     char device[256], driver[96], commit[64], date[32];
+    char geometry[24];         /* the tables' geometry as created: "4x1" (slots x lanes) */
     uint64_t gpu_l2, gpu_mem_total;
     int limits_done;
     bench_limits limits;
@@ -89,6 +92,9 @@ int bench_timed_end(bench_ctx *c, double *secs, hive_status s, const char *name)
 /* ---------------------------------------------------------------- context */
 
 int bench_ctx_init(bench_ctx *c);
+/* Creates one small table with this run's config and records the geometry the
+ * backend chose (or was given) in c->geometry; -1 when the backend refuses it. */
+int bench_probe_geometry(bench_ctx *c);
 void bench_ctx_finish(bench_ctx *c);
 /* Wall-clock seconds (CLOCK_MONOTONIC). */
 double bench_now(void);
@@ -99,8 +105,8 @@ void bench_progress(const bench_ctx *c, const char *fmt, ...);
 
 /* ---------------------------------------------------------------- tables */
 
-/* A config for this run: backend, key width, threads; capacity pinned when
- * min_lf is 0 and max_lf 1.0. */
+/* A config for this run: backend, key width, threads, geometry; capacity
+ * pinned when min_lf is 0 and max_lf 1.0. */
 hive_config bench_config(const bench_ctx *c, uint64_t initial_capacity, double max_lf,
                          double min_lf);
 /* hive_create on a pinned table (max_load_factor 1, min_load_factor 0). */

@@ -59,6 +59,9 @@ static void usage(FILE *f)
             "  --runs R                 timed runs per point, after one warm-up (default %d)\n"
             "  --rounds R               aging rounds (default 1000; quick 100)\n"
             "  --threads T              CPU backend worker threads (default: one per core)\n"
+            "  --geometry SxT           S slots per bucket (4, 8, 16, 32) and T lanes per key (1 .. S;\n"
+            "                           the CPU backend runs a key on one thread): e.g. 32x32, the\n"
+            "                           Hive paper's warp per bucket (default: the backend's own)\n"
             "  --quick                  quick sizes for the named workloads\n"
             "  --out DIR                results folder (default %s)\n"
             "  --help\n",
@@ -97,6 +100,25 @@ static int parse_count(const char *s, uint64_t *out)
     if (*end != '\0' || v >= 18446744073709551615.0)
         return -1;
     *out = (uint64_t)llround(v);
+    return 0;
+}
+
+/* "SxT": S a power of two in 4..32, T a power of two in 1..S (hive.h's rule). */
+static int parse_geometry(const char *s, uint32_t *slots, uint32_t *lanes)
+{
+    char *end = NULL;
+    errno = 0;
+    unsigned long S = strtoul(s, &end, 10);
+    if (end == s || (*end != 'x' && *end != 'X') || errno != 0)
+        return -1;
+    const char *t = end + 1;
+    unsigned long T = strtoul(t, &end, 10);
+    if (end == t || *end != '\0' || errno != 0)
+        return -1;
+    if (S < 4 || S > 32 || (S & (S - 1)) != 0 || T < 1 || T > S || (T & (T - 1)) != 0)
+        return -1;
+    *slots = (uint32_t)S;
+    *lanes = (uint32_t)T;
     return 0;
 }
 
@@ -154,6 +176,13 @@ int main(int argc, char **argv)
                 }
             } else if (strcmp(a, "--out") == 0) {
                 c.out_dir = v;
+            } else if (strcmp(a, "--geometry") == 0) {
+                if (parse_geometry(v, &c.bucket_slots, &c.lanes_per_op) != 0) {
+                    fprintf(stderr, "hive-bench: --geometry takes SxT: S slots per bucket in "
+                                    "4, 8, 16, 32 and T lanes per key, a power of two up to S "
+                                    "(got '%s')\n", v);
+                    return 2;
+                }
             } else if (parse_count(v, &num) != 0) {
                 fprintf(stderr, "hive-bench: %s: cannot read '%s' as a number\n", a, v);
                 return 2;
@@ -245,6 +274,12 @@ int main(int argc, char **argv)
         fprintf(stderr, "hive-bench: cannot start the %s backend\n", c.gpu ? "CUDA" : "CPU");
         return 2;
     }
+    if (bench_probe_geometry(&c) != 0) {
+        fprintf(stderr, "hive-bench: the %s backend cannot create a table of this geometry\n",
+                c.gpu ? "CUDA" : "CPU");
+        bench_ctx_finish(&c);
+        return 2;
+    }
 
     if (all) {
         nlist = 0;
@@ -269,10 +304,11 @@ int main(int argc, char **argv)
         }
     }
 
-    printf("hive-bench: %s backend (%s), KV%u, defaults '%s', %d runs + 1 warm-up, seed %llu, "
-           "commit %s, results in %s\n",
-           c.gpu ? "CUDA" : "CPU", c.device, c.bits, c.def->name, c.runs,
-           (unsigned long long)c.seed, c.commit, c.out_dir);
+    printf("hive-bench: %s backend (%s), KV%u, geometry %s%s, defaults '%s', %d runs + 1 warm-up, "
+           "seed %llu, commit %s, results in %s\n",
+           c.gpu ? "CUDA" : "CPU", c.device, c.bits, c.geometry,
+           c.bucket_slots ? "" : " (default)", c.def->name, c.runs, (unsigned long long)c.seed,
+           c.commit, c.out_dir);
     for (size_t i = 0; i < nlist; i++) {
         if (list[i]->run(&c) != 0) {
             c.errors++;

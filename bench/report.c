@@ -7,7 +7,8 @@
  *   limit       the ceiling gops is divided by (GPU: sector_gather), fraction = gops / limit
  *   bytes_held  the table's footprint (hive_stats.bytes_held)
  *   runs, ok    timed runs behind the median; 1 verified / 0 failed / -1 nothing to verify
- *   device, driver, commit, date */
+ *   device, driver, commit, date
+ *   geometry    slots per bucket x lanes per key of the tables, as created */
 #define _POSIX_C_SOURCE 200809L
 
 #include "report.h"
@@ -37,8 +38,9 @@ void bench_report_table(const bench_ctx *c, FILE *f)
     /* GPU figures in B ops/s; CPU figures read better in M ops/s. */
     double scale = c->gpu ? 1.0 : 1000.0;
     const char *unit = c->gpu ? "Gops/s" : "Mops/s";
-    fprintf(f, "\n== %s: %s backend, KV%u, %s, driver %s, commit %s, %s\n", c->workload,
-            backend_name(c), c->bits, c->device, c->driver, c->commit, c->date);
+    fprintf(f, "\n== %s: %s backend, KV%u, geometry %s, %s, driver %s, commit %s, %s\n",
+            c->workload, backend_name(c), c->bits, c->geometry, c->device, c->driver, c->commit,
+            c->date);
     fprintf(f, "%-26s %12s %6s %12s %10s %9s %18s %11s %4s\n", "op", "n", "load", "x", unit,
             c->gpu ? "of limit" : "", "other", "footprint", "ok");
     size_t detail = 0;
@@ -150,7 +152,7 @@ int bench_report_files(const bench_ctx *c)
         return -1;
     }
     fprintf(f, "workload,backend,key_bits,n,load_factor,op,x,gops,value,unit,limit,fraction,"
-               "bytes_held,runs,ok,device,driver,commit,date\n");
+               "bytes_held,runs,ok,device,driver,commit,date,geometry\n");
     for (size_t i = 0; i < c->nrows; i++) {
         const bench_row *r = &c->rows[i];
         fprintf(f, "%s,%s,%u,%llu,", r->workload, backend_name(c), c->bits,
@@ -166,7 +168,8 @@ int bench_report_files(const bench_ctx *c)
         csv_string(f, c->device, 0);
         csv_string(f, c->driver, 0);
         csv_string(f, c->commit, 0);
-        csv_string(f, c->date, 1);
+        csv_string(f, c->date, 0);
+        csv_string(f, c->geometry, 1);
     }
     int bad = ferror(f);
     if (fclose(f) != 0 || bad) {
@@ -193,6 +196,8 @@ int bench_report_files(const bench_ctx *c)
     json_string(f, c->commit);
     fprintf(f, ",\n  \"date\": ");
     json_string(f, c->date);
+    fprintf(f, ",\n  \"geometry\": ");
+    json_string(f, c->geometry);
     fprintf(f, ",\n  \"seed\": %llu,\n  \"units\": {\"gops\": \"1e9 key operations per second\", "
                "\"bytes_held\": \"bytes\"},\n",
             (unsigned long long)c->seed);

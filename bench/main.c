@@ -103,19 +103,20 @@ static int parse_count(const char *s, uint64_t *out)
     return 0;
 }
 
-/* "SxT": S a power of two in 4..32, T a power of two in 1..S (hive.h's rule). */
+/* "SxT", two positive numbers.  Which of them make a table is hive_create's
+ * rule (and, on the GPU, which kernels were built): bench_probe_geometry asks. */
 static int parse_geometry(const char *s, uint32_t *slots, uint32_t *lanes)
 {
     char *end = NULL;
     errno = 0;
     unsigned long S = strtoul(s, &end, 10);
-    if (end == s || (*end != 'x' && *end != 'X') || errno != 0)
+    if (end == s || *s == '-' || (*end != 'x' && *end != 'X') || errno != 0)
         return -1;
     const char *t = end + 1;
     unsigned long T = strtoul(t, &end, 10);
-    if (end == t || *end != '\0' || errno != 0)
+    if (end == t || *t == '-' || *end != '\0' || errno != 0)
         return -1;
-    if (S < 4 || S > 32 || (S & (S - 1)) != 0 || T < 1 || T > S || (T & (T - 1)) != 0)
+    if (S < 1 || T < 1 || S > UINT32_MAX || T > UINT32_MAX) /* 0 would mean "the default" */
         return -1;
     *slots = (uint32_t)S;
     *lanes = (uint32_t)T;
@@ -178,9 +179,8 @@ int main(int argc, char **argv)
                 c.out_dir = v;
             } else if (strcmp(a, "--geometry") == 0) {
                 if (parse_geometry(v, &c.bucket_slots, &c.lanes_per_op) != 0) {
-                    fprintf(stderr, "hive-bench: --geometry takes SxT: S slots per bucket in "
-                                    "4, 8, 16, 32 and T lanes per key, a power of two up to S "
-                                    "(got '%s')\n", v);
+                    fprintf(stderr, "hive-bench: --geometry takes SxT: S slots per bucket and "
+                                    "T lanes per key, e.g. 32x32 (got '%s')\n", v);
                     return 2;
                 }
             } else if (parse_count(v, &num) != 0) {
@@ -275,7 +275,8 @@ int main(int argc, char **argv)
         return 2;
     }
     if (bench_probe_geometry(&c) != 0) {
-        fprintf(stderr, "hive-bench: the %s backend cannot create a table of this geometry\n",
+        fprintf(stderr, "hive-bench: the %s backend cannot create a table with this run's "
+                        "config (--kv, --geometry): see above\n",
                 c.gpu ? "CUDA" : "CPU");
         bench_ctx_finish(&c);
         return 2;

@@ -7,9 +7,12 @@
  * without a cast), and NULL means the default stream.
  *
  * Memory spaces.  A table of backend HIVE_BACKEND_CUDA takes key, value, flag
- * and result arrays that the GPU can read and write: device memory, managed
- * memory or mapped (registered) host memory.  Plain pageable host pointers are
- * rejected with HIVE_ERROR_INVALID_ARGUMENT.  A table of backend
+ * and result arrays that the GPU can read and write: device memory of the
+ * table's device (or of a device with peer access enabled to it), managed
+ * memory or mapped (registered) host memory.  Plain pageable host pointers, and
+ * device memory the table's device cannot reach, are rejected with
+ * HIVE_ERROR_INVALID_ARGUMENT, as are key and value arrays not aligned to
+ * their element size (4 or 8 bytes).  A table of backend
  * HIVE_BACKEND_CPU takes ordinary host pointers.  Below, "table memory" means
  * whichever of the two the table's backend takes.
  *
@@ -130,7 +133,12 @@ typedef struct CUstream_st *hive_stream; /* == cudaStream_t; NULL = default stre
  * not. */
 hive_status hive_create(const hive_config *config, hive_table **table);
 
-/* Frees the table and everything it holds.  Waits for the table's work. */
+/* Frees the table and everything it holds.  Calls on the table that other
+ * threads have already begun run to their end first; a call that begins
+ * while the table is being destroyed returns HIVE_ERROR_INVALID_ARGUMENT.
+ * Calling with the handle after hive_destroy has returned is the caller's
+ * error (the handle's memory is gone): hive cannot detect it reliably.
+ * Waits only for this table's own work, not for the whole device. */
 hive_status hive_destroy(hive_table *table);
 
 /* The configuration the table was created with, with defaults resolved
@@ -172,7 +180,9 @@ typedef enum hive_result {
 /* Inserts n pairs.  keys, values: table memory, (n).  results: table memory,
  * (n) uint8_t hive_result codes, or NULL.  Keys repeated within the batch are
  * applied one after another in an unspecified order (ADD sums them all).
- * Grows the table first when n new keys would pass max_load_factor.
+ * Grows the table first when the batch's new keys would pass max_load_factor:
+ * near that bound it first counts which keys are absent, so that updates of
+ * present keys never grow it.
  * Without `results` the call uses two bits per key of table memory of its own
  * (n/4 bytes: it needs to know which keys to run again if some find no
  * room), and returns HIVE_ERROR_OUT_OF_MEMORY, having done nothing, when it
@@ -200,7 +210,8 @@ hive_status hive_erase(hive_table *table, uint64_t n, const void *keys, uint8_t 
 /* A mixed batch, its elements executed concurrently: element i performs
  * ops[i] (hive_op) on keys[i].  values: table memory, (n): input of
  * INSERT/UPSERT, output of FIND (absent keys leave it unchanged); may be NULL
- * only if no op needs it.  combine applies to HIVE_OP_UPSERT.  results: (n)
+ * when no element inserts (FIND elements then write no value), else the call
+ * returns HIVE_ERROR_INVALID_ARGUMENT having done nothing.  combine applies to HIVE_OP_UPSERT.  results: (n)
  * hive_result or NULL.  An element whose op code is outside hive_op is skipped
  * (result HIVE_RESULT_NONE) while the others run, and the call then returns
  * HIVE_ERROR_INVALID_ARGUMENT. */
@@ -244,6 +255,9 @@ typedef struct hive_stats {
                                  0 replace (key present), 1 claim-then-commit,
                                  2 cuckoo eviction, 3 overflow stash */
     uint64_t bytes_held;      /* table memory held by the table (device bytes for CUDA) */
+    uint64_t shrinks_undone;  /* shrinks that stopped short: a merge step could not place every
+                                 pair and was undone, keeping every key; the next shrink is tried
+                                 only once the size has halved, or after a grow or a clear */
 } hive_stats;
 
 hive_status hive_stats_get(hive_table *table, hive_stats *stats);

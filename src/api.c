@@ -1,7 +1,9 @@
 /* api.c — every hive_* entry point: check the handle and the arguments, take
  * the table's resize lock, keep the size and the load factor in bounds, and
  * hand the work to the table's backend. */
+#define _GNU_SOURCE /* pthread_rwlockattr_setkind_np: a writer-preferring resize lock */
 #include <math.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -79,6 +81,21 @@ static const hive_backend_ops *pick_backend(hive_config *c)
     return &hive_cpu_backend;
 }
 
+/* The resize lock prefers writers: with glibc's default (readers first), a
+ * steady stream of batches on other threads, each taking it for reading,
+ * can hold off a resize indefinitely.  No thread takes it for reading twice,
+ * which a writer-preferring lock would deadlock. */
+static int init_resize_lock(pthread_rwlock_t *lock)
+{
+    pthread_rwlockattr_t attr;
+    if (pthread_rwlockattr_init(&attr) != 0)
+        return -1;
+    pthread_rwlockattr_setkind_np(&attr, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+    int r = pthread_rwlock_init(lock, &attr);
+    pthread_rwlockattr_destroy(&attr);
+    return r;
+}
+
 hive_status hive_create(const hive_config *config, hive_table **table)
 {
     static const char call[] = "hive_create";
@@ -99,12 +116,13 @@ hive_status hive_create(const hive_config *config, hive_table **table)
     hive_table *t = hive_host_calloc(1, sizeof *t);
     if (t == NULL)
         return hive_fail(HIVE_ERROR_OUT_OF_MEMORY, call, "no host memory for the table handle");
-    if (pthread_rwlock_init(&t->resize_lock, NULL) != 0) {
+    if (init_resize_lock(&t->resize_lock) != 0) {
         hive_host_free(t);
         return hive_fail(HIVE_ERROR_OUT_OF_MEMORY, call, "cannot initialise the table lock");
     }
     t->config = c;
     t->ops = ops;
+    t->shrink_below = UINT64_MAX;
     hive_status s = ops->create(t);
     if (s != HIVE_SUCCESS) {
         pthread_rwlock_destroy(&t->resize_lock);
@@ -119,32 +137,63 @@ hive_status hive_create(const hive_config *config, hive_table **table)
     return HIVE_SUCCESS;
 }
 
-static hive_status check_table(const hive_table *t, const char *call)
+/* Every call but hive_create and hive_destroy runs between table_enter and
+ * table_leave, so that hive_destroy can wait for the calls inside.  The
+ * count goes up before the handle is checked and hive_destroy marks the
+ * handle before it reads the count (both sequentially consistent): either
+ * the call sees the mark and leaves, or hive_destroy sees the call and
+ * waits for it. */
+static hive_status table_enter(hive_table *t, const char *call)
 {
     HIVE_CHECK_ARG(t != NULL, call, "table is NULL");
-    HIVE_CHECK_ARG(t->magic == HIVE_TABLE_MAGIC, call,
-                   "table is not a live hive table (destroyed, or not from hive_create)");
+    __atomic_fetch_add(&t->calls, 1, __ATOMIC_SEQ_CST);
+    uint32_t magic = __atomic_load_n(&t->magic, __ATOMIC_SEQ_CST);
+    if (magic != HIVE_TABLE_MAGIC) {
+        __atomic_fetch_sub(&t->calls, 1, __ATOMIC_SEQ_CST);
+        return hive_fail(HIVE_ERROR_INVALID_ARGUMENT, call,
+                         magic == HIVE_TABLE_DYING ? "table is being destroyed"
+                                                   : "table is not a live hive table (destroyed, or not from hive_create)");
+    }
     return HIVE_SUCCESS;
+}
+
+static void table_leave(hive_table *t)
+{
+    __atomic_fetch_sub(&t->calls, 1, __ATOMIC_SEQ_CST);
 }
 
 hive_status hive_destroy(hive_table *table)
 {
+    static const char call[] = "hive_destroy";
     hive_clear_error();
-    HIVE_TRY(check_table(table, "hive_destroy"));
-    table->magic = 0;
+    HIVE_CHECK_ARG(table != NULL, call, "table is NULL");
+    uint32_t live = HIVE_TABLE_MAGIC;
+    HIVE_CHECK_ARG(__atomic_compare_exchange_n(&table->magic, &live, HIVE_TABLE_DYING, 0, __ATOMIC_SEQ_CST,
+                                               __ATOMIC_SEQ_CST),
+                   call, live == HIVE_TABLE_DYING ? "table is already being destroyed"
+                                                  : "table is not a live hive table (destroyed, or not from hive_create)");
+    /* Calls in flight hold no lock that this needs; each ends on its own. */
+    while (__atomic_load_n(&table->calls, __ATOMIC_SEQ_CST) != 0)
+        sched_yield();
     table->ops->destroy(table);
     pthread_rwlock_destroy(&table->resize_lock);
+    table->magic = 0;
     hive_host_free(table);
     return HIVE_SUCCESS;
 }
 
 hive_status hive_get_config(const hive_table *table, hive_config *config)
 {
+    static const char call[] = "hive_get_config";
     hive_clear_error();
-    HIVE_TRY(check_table(table, "hive_get_config"));
-    HIVE_CHECK_ARG(config != NULL, "hive_get_config", "config is NULL");
-    *config = table->config;
-    return HIVE_SUCCESS;
+    hive_table *t = (hive_table *)table; /* only its call count changes */
+    HIVE_TRY(table_enter(t, call));
+    hive_status s = config != NULL ? HIVE_SUCCESS
+                                   : hive_fail(HIVE_ERROR_INVALID_ARGUMENT, call, "config is NULL");
+    if (s == HIVE_SUCCESS)
+        *config = table->config;
+    table_leave(t);
+    return s;
 }
 
 /* ---------------------------------------------------------------- sizing */
@@ -169,6 +218,18 @@ static uint64_t growth_target(const hive_table *t, uint64_t want)
     return want > doubled ? want : doubled;
 }
 
+/* Grows to `slots`; called with the resize lock held for writing.  A grown
+ * table may try to shrink again at once (its buckets are new). */
+static hive_status grow_locked(hive_table *t, uint64_t slots, hive_stream stream)
+{
+    hive_status s = t->ops->resize(t, slots, stream);
+    if (s == HIVE_SUCCESS) {
+        __atomic_fetch_add(&t->grows, 1, __ATOMIC_SEQ_CST);
+        t->shrink_below = UINT64_MAX;
+    }
+    return s;
+}
+
 /* Makes room for `incoming` more keys under max_load_factor.  Called with the
  * resize lock held for reading; returns with it held for reading. */
 static hive_status grow_for(hive_table *t, uint64_t incoming, hive_stream stream)
@@ -180,19 +241,19 @@ static hive_status grow_for(hive_table *t, uint64_t incoming, hive_stream stream
     pthread_rwlock_wrlock(&t->resize_lock);
     hive_status s = HIVE_SUCCESS;
     want = slots_for(t, __atomic_load_n(&t->size, __ATOMIC_SEQ_CST) + incoming); /* others may have grown it */
-    if (want > t->ops->capacity(t)) {
-        s = t->ops->resize(t, growth_target(t, want), stream);
-        if (s == HIVE_SUCCESS)
-            __atomic_fetch_add(&t->grows, 1, __ATOMIC_SEQ_CST);
-    }
+    if (want > t->ops->capacity(t))
+        s = grow_locked(t, growth_target(t, want), stream);
     pthread_rwlock_unlock(&t->resize_lock);
     pthread_rwlock_rdlock(&t->resize_lock);
     return s;
 }
 
 /* Shrinks after erases when the load falls under min_load_factor, to a load
- * half way between the two bounds, never under the initial capacity.  Called
- * with no lock held. */
+ * half way between the two bounds, never under the initial capacity.  A
+ * shrink that stops short (a merge step that cannot place every pair is
+ * undone, core/resize_body.h: keys crowded into few buckets) is counted, and
+ * the next is tried only once the size has halved (or after a grow or a
+ * clear), not on every erasing call.  Called with no lock held. */
 static hive_status shrink_if_sparse(hive_table *t, hive_stream stream)
 {
     double min_lf = t->config.min_load_factor;
@@ -202,15 +263,25 @@ static hive_status shrink_if_sparse(hive_table *t, hive_stream stream)
     hive_status s = HIVE_SUCCESS;
     uint64_t cap = t->ops->capacity(t);
     uint64_t size = __atomic_load_n(&t->size, __ATOMIC_SEQ_CST);
-    if ((double)size < min_lf * (double)cap && cap > t->config.initial_capacity) {
+    if ((double)size < min_lf * (double)cap && cap > t->config.initial_capacity &&
+        size < t->shrink_below) {
         double target_lf = (min_lf + t->config.max_load_factor) / 2;
         uint64_t want = (uint64_t)ceil((double)size / target_lf);
         if (want < t->config.initial_capacity)
             want = t->config.initial_capacity;
         if (want < cap) {
             s = t->ops->resize(t, want, stream);
-            if (s == HIVE_SUCCESS && t->ops->capacity(t) < cap)
+            uint64_t now = t->ops->capacity(t);
+            if (s == HIVE_SUCCESS && now < cap)
                 __atomic_fetch_add(&t->shrinks, 1, __ATOMIC_SEQ_CST);
+            /* The initial capacity is at least the base of linear hashing
+             * (core/index.h), so nothing but an undone step stops a shrink
+             * above the whole buckets of `want`. */
+            uint64_t S = t->config.bucket_slots;
+            if (s == HIVE_SUCCESS && now > (want + S - 1) / S * S) {
+                __atomic_fetch_add(&t->shrinks_undone, 1, __ATOMIC_SEQ_CST);
+                t->shrink_below = size / 2;
+            }
             if (s == HIVE_ERROR_OUT_OF_MEMORY || s == HIVE_ERROR_TABLE_FULL) {
                 hive_clear_error(); /* the table is intact, and staying large is harmless */
                 s = HIVE_SUCCESS;
@@ -222,11 +293,14 @@ static hive_status shrink_if_sparse(hive_table *t, hive_stream stream)
 }
 
 /* Empties a crowded stash: compaction turns the buckets' tombstones back
- * into free slots, and the stash's pairs move into their buckets where there
- * is room.  If that leaves the stash crowded, the table doubles (the
- * split buckets take more of them).  Without this, churn at a fixed capacity
- * fills the stash: its pairs leave only when erased.  Called with no lock
- * held. */
+ * into free slots, the stash's pairs move into their buckets where there is
+ * room, and the stash is resized to hold what stays with room to spare
+ * (backend.h's compact).  A stash still crowded after that has reached its
+ * cap (a quarter of the table), and only then does the table double, where
+ * the split buckets take more of the pairs: keys crowded into a few buckets
+ * (docs/design.md, "Crowding") should not double the memory of a table
+ * that is mostly empty.  Without this, churn at a fixed capacity fills the
+ * stash: its pairs leave only when erased.  Called with no lock held. */
 static hive_status relieve_stash(hive_table *t, hive_stream stream)
 {
     pthread_rwlock_wrlock(&t->resize_lock);
@@ -234,11 +308,8 @@ static hive_status relieve_stash(hive_table *t, hive_stream stream)
     hive_stats st;
     if (s == HIVE_SUCCESS)
         s = t->ops->stats(t, &st);
-    if (s == HIVE_SUCCESS && 2 * st.stash_size > st.stash_capacity && st.capacity < HIVE_MAX_SLOTS) {
-        s = t->ops->resize(t, growth_target(t, st.capacity + 1), stream);
-        if (s == HIVE_SUCCESS)
-            __atomic_fetch_add(&t->grows, 1, __ATOMIC_SEQ_CST);
-    }
+    if (s == HIVE_SUCCESS && 2 * st.stash_size > st.stash_capacity && st.capacity < HIVE_MAX_SLOTS)
+        s = grow_locked(t, growth_target(t, st.capacity + 1), stream);
     pthread_rwlock_unlock(&t->resize_lock);
     if (s == HIVE_ERROR_OUT_OF_MEMORY || s == HIVE_ERROR_TABLE_FULL) {
         hive_clear_error(); /* the batch succeeded and the table is intact: the stash stays full */
@@ -249,14 +320,25 @@ static hive_status relieve_stash(hive_table *t, hive_stream stream)
 
 /* ---------------------------------------------------------------- batches */
 
-static hive_status check_array(const hive_table *t, const void *p, int required,
+/* An array argument: NULL only where not required, aligned to its
+ * elements (`align` bytes: a misaligned key array would fault a GPU's
+ * context for every table on it), and in memory the backend can reach. */
+static hive_status check_array(const hive_table *t, const void *p, int required, size_t align,
                                const char *call, const char *what)
 {
     if (p == NULL) {
         HIVE_CHECK_ARG(!required, call, "%s is NULL", what);
         return HIVE_SUCCESS;
     }
+    HIVE_CHECK_ARG((uintptr_t)p % align == 0, call, "%s (%p) is not aligned to its %zu-byte elements",
+                   what, p, align);
     return t->ops->check_pointer(t, p, call, what);
+}
+
+/* Bytes of one key or value of the table. */
+static size_t kv_bytes(const hive_table *t)
+{
+    return t->config.key_width == HIVE_KV64 ? 8 : 4;
 }
 
 static hive_status outcome_status(const hive_batch_outcome *o, const char *call)
@@ -288,9 +370,7 @@ static hive_status retry_full(hive_table *t, const hive_batch *b, hive_batch_out
         pthread_rwlock_wrlock(&t->resize_lock);
         uint64_t cap = t->ops->capacity(t);
         hive_status s = cap >= HIVE_MAX_SLOTS ? HIVE_ERROR_TABLE_FULL
-                                              : t->ops->resize(t, growth_target(t, cap + 1), stream);
-        if (s == HIVE_SUCCESS)
-            __atomic_fetch_add(&t->grows, 1, __ATOMIC_SEQ_CST);
+                                              : grow_locked(t, growth_target(t, cap + 1), stream);
         pthread_rwlock_unlock(&t->resize_lock);
         if (s == HIVE_ERROR_OUT_OF_MEMORY || s == HIVE_ERROR_TABLE_FULL) {
             hive_clear_error();
@@ -333,10 +413,17 @@ static hive_status run_batch(hive_table *t, const hive_batch *caller_batch, int 
     pthread_rwlock_rdlock(&t->resize_lock);
     hive_status s = HIVE_SUCCESS;
     if (may_insert) {
+        /* How many keys the batch may add: every element, or every
+         * insert-type one (a cheap pass over the op codes); and, where that
+         * would grow the table, the ones whose key is absent now (a pass of
+         * finds), so that updates of present keys never grow it. */
         uint64_t incoming = b->n;
         uint64_t limit = (uint64_t)(t->config.max_load_factor * (double)t->ops->capacity(t));
-        if (b->ops != NULL && __atomic_load_n(&t->size, __ATOMIC_SEQ_CST) + incoming > limit)
+        uint64_t size = __atomic_load_n(&t->size, __ATOMIC_SEQ_CST);
+        if (b->ops != NULL && size + incoming > limit)
             s = t->ops->count_inserts(t, b, &incoming, stream);
+        if (s == HIVE_SUCCESS && size + incoming > limit)
+            s = t->ops->count_new(t, b, &incoming, stream);
         if (s == HIVE_SUCCESS)
             s = grow_for(t, incoming, stream);
     }
@@ -360,144 +447,191 @@ static hive_status run_batch(hive_table *t, const hive_batch *caller_batch, int 
     return outcome_status(&out, call);
 }
 
-static hive_status check_batch_head(const hive_table *t, uint64_t n, const char *call)
+static hive_status check_batch_n(uint64_t n, const char *call)
 {
-    HIVE_TRY(check_table(t, call));
     HIVE_CHECK_ARG(n <= HIVE_MAX_BATCH, call, "n = %llu is beyond what a table can address",
                    (unsigned long long)n);
     return HIVE_SUCCESS;
 }
 
-hive_status hive_insert(hive_table *table, uint64_t n, const void *keys, const void *values,
-                        hive_combine combine, uint8_t *results, hive_stream stream)
+/* The body of a public call, run between table_enter and table_leave. */
+#define HIVE_ENTERED(t, call, body)                  \
+    do {                                             \
+        hive_clear_error();                          \
+        HIVE_TRY(table_enter((t), (call)));          \
+        hive_status entered_status_ = (body);        \
+        table_leave(t);                              \
+        return entered_status_;                      \
+    } while (0)
+
+static hive_status insert_entered(hive_table *t, uint64_t n, const void *keys, const void *values,
+                                  hive_combine combine, uint8_t *results, hive_stream stream)
 {
     static const char call[] = "hive_insert";
-    hive_clear_error();
-    HIVE_TRY(check_batch_head(table, n, call));
+    HIVE_TRY(check_batch_n(n, call));
     HIVE_CHECK_ARG((unsigned)combine <= HIVE_COMBINE_MAX, call,
                    "combine %d is not a hive_combine", (int)combine);
     if (n == 0)
         return HIVE_SUCCESS;
-    HIVE_TRY(check_array(table, keys, 1, call, "keys"));
-    HIVE_TRY(check_array(table, values, 1, call, "values"));
-    HIVE_TRY(check_array(table, results, 0, call, "results"));
+    HIVE_TRY(check_array(t, keys, 1, kv_bytes(t), call, "keys"));
+    HIVE_TRY(check_array(t, values, 1, kv_bytes(t), call, "values"));
+    HIVE_TRY(check_array(t, results, 0, 1, call, "results"));
     hive_batch b = {n, HIVE_OP_UPSERT, NULL, combine, keys, values, NULL, NULL, results, NULL};
-    return run_batch(table, &b, 1, 0, stream, call);
+    return run_batch(t, &b, 1, 0, stream, call);
+}
+
+hive_status hive_insert(hive_table *table, uint64_t n, const void *keys, const void *values,
+                        hive_combine combine, uint8_t *results, hive_stream stream)
+{
+    HIVE_ENTERED(table, "hive_insert", insert_entered(table, n, keys, values, combine, results, stream));
+}
+
+static hive_status find_entered(hive_table *t, uint64_t n, const void *keys, void *values,
+                                uint8_t *found, hive_stream stream)
+{
+    static const char call[] = "hive_find";
+    HIVE_TRY(check_batch_n(n, call));
+    if (n == 0)
+        return HIVE_SUCCESS;
+    HIVE_TRY(check_array(t, keys, 1, kv_bytes(t), call, "keys"));
+    HIVE_TRY(check_array(t, values, 0, kv_bytes(t), call, "values"));
+    HIVE_TRY(check_array(t, found, 0, 1, call, "found"));
+    HIVE_CHECK_ARG(values != NULL || found != NULL, call, "values and found are both NULL");
+    hive_batch b = {n, HIVE_OP_FIND, NULL, HIVE_COMBINE_KEEP, keys, NULL, values, found, NULL, NULL};
+    return run_batch(t, &b, 0, 0, stream, call);
 }
 
 hive_status hive_find(hive_table *table, uint64_t n, const void *keys, void *values,
                       uint8_t *found, hive_stream stream)
 {
-    static const char call[] = "hive_find";
-    hive_clear_error();
-    HIVE_TRY(check_batch_head(table, n, call));
+    HIVE_ENTERED(table, "hive_find", find_entered(table, n, keys, values, found, stream));
+}
+
+static hive_status contains_entered(hive_table *t, uint64_t n, const void *keys, uint8_t *found,
+                                    hive_stream stream)
+{
+    static const char call[] = "hive_contains";
+    HIVE_TRY(check_batch_n(n, call));
     if (n == 0)
         return HIVE_SUCCESS;
-    HIVE_TRY(check_array(table, keys, 1, call, "keys"));
-    HIVE_TRY(check_array(table, values, 0, call, "values"));
-    HIVE_TRY(check_array(table, found, 0, call, "found"));
-    HIVE_CHECK_ARG(values != NULL || found != NULL, call, "values and found are both NULL");
-    hive_batch b = {n, HIVE_OP_FIND, NULL, HIVE_COMBINE_KEEP, keys, NULL, values, found, NULL, NULL};
-    return run_batch(table, &b, 0, 0, stream, call);
+    HIVE_TRY(check_array(t, keys, 1, kv_bytes(t), call, "keys"));
+    HIVE_TRY(check_array(t, found, 1, 1, call, "found"));
+    hive_batch b = {n, HIVE_OP_FIND, NULL, HIVE_COMBINE_KEEP, keys, NULL, NULL, found, NULL, NULL};
+    return run_batch(t, &b, 0, 0, stream, call);
 }
 
 hive_status hive_contains(hive_table *table, uint64_t n, const void *keys, uint8_t *found,
                           hive_stream stream)
 {
-    static const char call[] = "hive_contains";
-    hive_clear_error();
-    HIVE_TRY(check_batch_head(table, n, call));
+    HIVE_ENTERED(table, "hive_contains", contains_entered(table, n, keys, found, stream));
+}
+
+static hive_status erase_entered(hive_table *t, uint64_t n, const void *keys, uint8_t *results,
+                                 hive_stream stream)
+{
+    static const char call[] = "hive_erase";
+    HIVE_TRY(check_batch_n(n, call));
     if (n == 0)
         return HIVE_SUCCESS;
-    HIVE_TRY(check_array(table, keys, 1, call, "keys"));
-    HIVE_TRY(check_array(table, found, 1, call, "found"));
-    hive_batch b = {n, HIVE_OP_FIND, NULL, HIVE_COMBINE_KEEP, keys, NULL, NULL, found, NULL, NULL};
-    return run_batch(table, &b, 0, 0, stream, call);
+    HIVE_TRY(check_array(t, keys, 1, kv_bytes(t), call, "keys"));
+    HIVE_TRY(check_array(t, results, 0, 1, call, "results"));
+    hive_batch b = {n, HIVE_OP_ERASE, NULL, HIVE_COMBINE_KEEP, keys, NULL, NULL, NULL, results, NULL};
+    return run_batch(t, &b, 0, 1, stream, call);
 }
 
 hive_status hive_erase(hive_table *table, uint64_t n, const void *keys, uint8_t *results,
                        hive_stream stream)
 {
-    static const char call[] = "hive_erase";
-    hive_clear_error();
-    HIVE_TRY(check_batch_head(table, n, call));
+    HIVE_ENTERED(table, "hive_erase", erase_entered(table, n, keys, results, stream));
+}
+
+static hive_status apply_entered(hive_table *t, uint64_t n, const uint8_t *ops, const void *keys,
+                                 void *values, hive_combine combine, uint8_t *results,
+                                 hive_stream stream)
+{
+    static const char call[] = "hive_apply";
+    HIVE_TRY(check_batch_n(n, call));
+    HIVE_CHECK_ARG((unsigned)combine <= HIVE_COMBINE_MAX, call,
+                   "combine %d is not a hive_combine", (int)combine);
     if (n == 0)
         return HIVE_SUCCESS;
-    HIVE_TRY(check_array(table, keys, 1, call, "keys"));
-    HIVE_TRY(check_array(table, results, 0, call, "results"));
-    hive_batch b = {n, HIVE_OP_ERASE, NULL, HIVE_COMBINE_KEEP, keys, NULL, NULL, NULL, results, NULL};
-    return run_batch(table, &b, 0, 1, stream, call);
+    HIVE_TRY(check_array(t, ops, 1, 1, call, "ops"));
+    HIVE_TRY(check_array(t, keys, 1, kv_bytes(t), call, "keys"));
+    HIVE_TRY(check_array(t, values, 0, kv_bytes(t), call, "values"));
+    HIVE_TRY(check_array(t, results, 0, 1, call, "results"));
+    hive_batch b = {n, HIVE_OP_FIND, ops, combine, keys, values, values, NULL, results, NULL};
+    if (values == NULL) { /* allowed when no element inserts */
+        uint64_t inserts = 0;
+        HIVE_TRY(t->ops->count_inserts(t, &b, &inserts, stream));
+        HIVE_CHECK_ARG(inserts == 0, call, "values is NULL, and %llu elements insert",
+                       (unsigned long long)inserts);
+    }
+    return run_batch(t, &b, values != NULL, 1, stream, call);
 }
 
 hive_status hive_apply(hive_table *table, uint64_t n, const uint8_t *ops, const void *keys,
                        void *values, hive_combine combine, uint8_t *results, hive_stream stream)
 {
-    static const char call[] = "hive_apply";
-    hive_clear_error();
-    HIVE_TRY(check_batch_head(table, n, call));
-    HIVE_CHECK_ARG((unsigned)combine <= HIVE_COMBINE_MAX, call,
-                   "combine %d is not a hive_combine", (int)combine);
-    if (n == 0)
-        return HIVE_SUCCESS;
-    HIVE_TRY(check_array(table, ops, 1, call, "ops"));
-    HIVE_TRY(check_array(table, keys, 1, call, "keys"));
-    HIVE_TRY(check_array(table, values, 1, call, "values"));
-    HIVE_TRY(check_array(table, results, 0, call, "results"));
-    hive_batch b = {n, HIVE_OP_FIND, ops, combine, keys, values, values, NULL, results, NULL};
-    return run_batch(table, &b, 1, 1, stream, call);
+    HIVE_ENTERED(table, "hive_apply",
+                 apply_entered(table, n, ops, keys, values, combine, results, stream));
 }
 
 /* ---------------------------------------------------------------- whole table */
 
+static hive_status size_entered(hive_table *t, uint64_t *size)
+{
+    HIVE_CHECK_ARG(size != NULL, "hive_size", "size is NULL");
+    *size = __atomic_load_n(&t->size, __ATOMIC_SEQ_CST);
+    return HIVE_SUCCESS;
+}
+
 hive_status hive_size(hive_table *table, uint64_t *size)
 {
-    hive_clear_error();
-    HIVE_TRY(check_table(table, "hive_size"));
-    HIVE_CHECK_ARG(size != NULL, "hive_size", "size is NULL");
-    *size = __atomic_load_n(&table->size, __ATOMIC_SEQ_CST);
-    return HIVE_SUCCESS;
+    HIVE_ENTERED(table, "hive_size", size_entered(table, size));
+}
+
+static hive_status clear_entered(hive_table *t, hive_stream stream)
+{
+    pthread_rwlock_wrlock(&t->resize_lock);
+    hive_status s = t->ops->clear(t, stream);
+    if (s == HIVE_SUCCESS) {
+        __atomic_store_n(&t->size, 0, __ATOMIC_SEQ_CST);
+        t->shrink_below = UINT64_MAX;
+    }
+    pthread_rwlock_unlock(&t->resize_lock);
+    return s;
 }
 
 hive_status hive_clear(hive_table *table, hive_stream stream)
 {
-    hive_clear_error();
-    HIVE_TRY(check_table(table, "hive_clear"));
-    pthread_rwlock_wrlock(&table->resize_lock);
-    hive_status s = table->ops->clear(table, stream);
-    if (s == HIVE_SUCCESS)
-        __atomic_store_n(&table->size, 0, __ATOMIC_SEQ_CST);
-    pthread_rwlock_unlock(&table->resize_lock);
+    HIVE_ENTERED(table, "hive_clear", clear_entered(table, stream));
+}
+
+static hive_status reserve_entered(hive_table *t, uint64_t capacity, hive_stream stream)
+{
+    HIVE_CHECK_ARG(capacity <= HIVE_MAX_SLOTS, "hive_reserve", "capacity %llu is beyond 2^37 slots",
+                   (unsigned long long)capacity);
+    pthread_rwlock_wrlock(&t->resize_lock);
+    hive_status s = HIVE_SUCCESS;
+    uint64_t want = slots_for(t, capacity);
+    if (want > t->ops->capacity(t))
+        s = grow_locked(t, want, stream);
+    pthread_rwlock_unlock(&t->resize_lock);
     return s;
 }
 
 hive_status hive_reserve(hive_table *table, uint64_t capacity, hive_stream stream)
 {
-    static const char call[] = "hive_reserve";
-    hive_clear_error();
-    HIVE_TRY(check_table(table, call));
-    HIVE_CHECK_ARG(capacity <= HIVE_MAX_SLOTS, call, "capacity %llu is beyond 2^37 slots",
-                   (unsigned long long)capacity);
-    pthread_rwlock_wrlock(&table->resize_lock);
-    hive_status s = HIVE_SUCCESS;
-    uint64_t want = slots_for(table, capacity);
-    if (want > table->ops->capacity(table)) {
-        s = table->ops->resize(table, want, stream);
-        if (s == HIVE_SUCCESS)
-            __atomic_fetch_add(&table->grows, 1, __ATOMIC_SEQ_CST);
-    }
-    pthread_rwlock_unlock(&table->resize_lock);
-    return s;
+    HIVE_ENTERED(table, "hive_reserve", reserve_entered(table, capacity, stream));
 }
 
-hive_status hive_export(hive_table *table, uint64_t capacity, void *keys, void *values,
-                        uint64_t *count, hive_stream stream)
+static hive_status export_entered(hive_table *t, uint64_t capacity, void *keys, void *values,
+                                  uint64_t *count, hive_stream stream)
 {
     static const char call[] = "hive_export";
-    hive_clear_error();
-    HIVE_TRY(check_table(table, call));
     HIVE_CHECK_ARG(count != NULL, call, "count is NULL");
-    pthread_rwlock_wrlock(&table->resize_lock);
-    uint64_t size = __atomic_load_n(&table->size, __ATOMIC_SEQ_CST);
+    pthread_rwlock_wrlock(&t->resize_lock);
+    uint64_t size = __atomic_load_n(&t->size, __ATOMIC_SEQ_CST);
     hive_status s = HIVE_SUCCESS;
     *count = size;
     if (capacity < size)
@@ -506,25 +640,35 @@ hive_status hive_export(hive_table *table, uint64_t capacity, void *keys, void *
                       (unsigned long long)capacity, (unsigned long long)size);
     else if (size > 0 && (keys == NULL || values == NULL))
         s = hive_fail(HIVE_ERROR_INVALID_ARGUMENT, call, "keys or values is NULL");
-    else if (size > 0 && (s = check_array(table, keys, 1, call, "keys")) == HIVE_SUCCESS &&
-             (s = check_array(table, values, 1, call, "values")) == HIVE_SUCCESS)
-        s = table->ops->export_pairs(table, capacity, keys, values, count, stream);
-    pthread_rwlock_unlock(&table->resize_lock);
+    else if (size > 0 && (s = check_array(t, keys, 1, kv_bytes(t), call, "keys")) == HIVE_SUCCESS &&
+             (s = check_array(t, values, 1, kv_bytes(t), call, "values")) == HIVE_SUCCESS)
+        s = t->ops->export_pairs(t, capacity, keys, values, count, stream);
+    pthread_rwlock_unlock(&t->resize_lock);
+    return s;
+}
+
+hive_status hive_export(hive_table *table, uint64_t capacity, void *keys, void *values,
+                        uint64_t *count, hive_stream stream)
+{
+    HIVE_ENTERED(table, "hive_export", export_entered(table, capacity, keys, values, count, stream));
+}
+
+static hive_status stats_entered(hive_table *t, hive_stats *stats)
+{
+    HIVE_CHECK_ARG(stats != NULL, "hive_stats_get", "stats is NULL");
+    pthread_rwlock_rdlock(&t->resize_lock);
+    memset(stats, 0, sizeof *stats);
+    hive_status s = t->ops->stats(t, stats);
+    pthread_rwlock_unlock(&t->resize_lock);
+    stats->size = __atomic_load_n(&t->size, __ATOMIC_SEQ_CST);
+    stats->load_factor = stats->capacity ? (double)stats->size / (double)stats->capacity : 0.0;
+    stats->grows = __atomic_load_n(&t->grows, __ATOMIC_SEQ_CST);
+    stats->shrinks = __atomic_load_n(&t->shrinks, __ATOMIC_SEQ_CST);
+    stats->shrinks_undone = __atomic_load_n(&t->shrinks_undone, __ATOMIC_SEQ_CST);
     return s;
 }
 
 hive_status hive_stats_get(hive_table *table, hive_stats *stats)
 {
-    hive_clear_error();
-    HIVE_TRY(check_table(table, "hive_stats_get"));
-    HIVE_CHECK_ARG(stats != NULL, "hive_stats_get", "stats is NULL");
-    pthread_rwlock_rdlock(&table->resize_lock);
-    memset(stats, 0, sizeof *stats);
-    hive_status s = table->ops->stats(table, stats);
-    pthread_rwlock_unlock(&table->resize_lock);
-    stats->size = __atomic_load_n(&table->size, __ATOMIC_SEQ_CST);
-    stats->load_factor = stats->capacity ? (double)stats->size / (double)stats->capacity : 0.0;
-    stats->grows = __atomic_load_n(&table->grows, __ATOMIC_SEQ_CST);
-    stats->shrinks = __atomic_load_n(&table->shrinks, __ATOMIC_SEQ_CST);
-    return s;
+    HIVE_ENTERED(table, "hive_stats_get", stats_entered(table, stats));
 }

@@ -53,6 +53,11 @@ typedef struct hive_backend_ops {
      * (HIVE_OP_INSERT or HIVE_OP_UPSERT): how much room the batch can need. */
     hive_status (*count_inserts)(hive_table *t, const hive_batch *b, uint64_t *count,
                                  hive_stream stream);
+    /* Number of elements of b that may store a new key: insert-type elements
+     * (all of a uniform UPSERT batch) whose key is not reserved and not in
+     * the table now.  A key repeated in the batch counts each time. */
+    hive_status (*count_new)(hive_table *t, const hive_batch *b, uint64_t *count,
+                             hive_stream stream);
     /* Runs again the elements of b rejected for room (results[i]
      * HIVE_RESULT_REJECTED_FULL, or their unfinished mark set: core/marks.h),
      * after the table grew; *outcome counts only those elements, whose marks

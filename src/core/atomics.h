@@ -194,15 +194,30 @@ HIVE_PROTO void hive_lock_release_fenced(uint32_t *word, uint32_t bit) { hive_lo
 /* Slot loads are already acquire on the host. */
 HIVE_PROTO void hive_order_reads(void) {}
 
+/* Rounds of growing pause loops before a waiter yields its core instead: a
+ * lock or chain owner that the OS preempted (more threads than cores) then
+ * gets the core back, where spinning on would stall every waiter for a
+ * whole time slice. */
+#define HIVE_SPIN_ROUNDS 8u
+
+#include <sched.h>
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 HIVE_PROTO void hive_backoff(unsigned round)
 {
-    for (unsigned i = 0; i < (1u << (round < 8 ? round : 8)); i++)
+    if (round >= HIVE_SPIN_ROUNDS) {
+        sched_yield();
+        return;
+    }
+    for (unsigned i = 0; i < (1u << round); i++)
         _mm_pause();
 }
 #else
-HIVE_PROTO void hive_backoff(unsigned round) { (void)round; }
+HIVE_PROTO void hive_backoff(unsigned round)
+{
+    if (round >= HIVE_SPIN_ROUNDS)
+        sched_yield();
+}
 #endif
 
 #endif

@@ -138,7 +138,8 @@ HIVE_PROTO uint32_t P_SUFFIX(hive_reflow_bucket)(const hive_view *v, P_GEOM_PARA
  * the pairs of j + base * 2^m join j, where both of their hashes that named
  * the partner now lead, as many as fit.  Those that do not stay packed at the
  * front of the partner (TOMBs after them), for hive_rehome_bucket to place
- * under the merged index.  Returns how many stayed. */
+ * under the merged index.  Returns how many stayed.  A bucket that had to
+ * leave pairs behind is full: the step's REHOME puts nothing into it. */
 HIVE_PROTO uint32_t P_SUFFIX(hive_merge_bucket)(P_SLOT *slots, P_GEOM_PARAM, hive_index ix, uint64_t j)
 {
     P_SLOT *lo = P_SUFFIX(hive_bucket)(slots, j, P_S);
@@ -159,12 +160,20 @@ HIVE_PROTO uint32_t P_SUFFIX(hive_merge_bucket)(P_SLOT *slots, P_GEOM_PARAM, hiv
 
 /* Undoes hive_merge_bucket for a merge step that could not place every
  * pair (ix: the index before the merge): the pairs of j and its partner
- * that are still there are dealt out between the two again, first those
- * that only one of them can hold (a hash names it), then the others where
- * there is room.  A placement exists: before the merge these pairs, or more,
- * were held by the two.  Both keep no EMPTY slot: j was full, and pairs of
- * both may have been placed elsewhere meanwhile. */
-HIVE_PROTO void P_SUFFIX(hive_unmerge_bucket)(P_SLOT *slots, P_GEOM_PARAM, hive_index ix, uint64_t j)
+ * are dealt out between the two again, first those that only one of them
+ * can hold (a hash names it), then the others where there is room.  Both
+ * keep no EMPTY slot: j was full, and pairs of both may have been placed
+ * elsewhere meanwhile.
+ *
+ * A placement exists because the step's REHOME only claims free slots and
+ * TOMBs and never moves a pair already placed (hive_rehome_pair): if j had
+ * to leave pairs in its partner, j is full and received nothing, so its
+ * pairs with one choice are j's own (at most S) and the partner's are the
+ * partner's own (at most S); if j left nothing behind, the partner is empty
+ * and j holds at most S pairs in all.  Returns the pairs that found no room
+ * (never any, by that argument; a non-zero count is reported as a bug
+ * rather than written past a bucket). */
+HIVE_PROTO uint32_t P_SUFFIX(hive_unmerge_bucket)(P_SLOT *slots, P_GEOM_PARAM, hive_index ix, uint64_t j)
 {
     uint64_t partner = j + hive_index_round(ix);
     P_SLOT *lo = P_SUFFIX(hive_bucket)(slots, j, P_S);
@@ -177,7 +186,7 @@ HIVE_PROTO void P_SUFFIX(hive_unmerge_bucket)(P_SLOT *slots, P_GEOM_PARAM, hive_
         if (!P_RESERVED(P_KEY_OF(hi[i])))
             pairs[n++] = hi[i];
     }
-    uint32_t nlo = 0, nhi = 0;
+    uint32_t nlo = 0, nhi = 0, lost = 0;
     for (int pass = 0; pass < 2; pass++) {
         for (uint32_t i = 0; i < n; i++) {
             P_KEY key = P_KEY_OF(pairs[i]);
@@ -185,14 +194,17 @@ HIVE_PROTO void P_SUFFIX(hive_unmerge_bucket)(P_SLOT *slots, P_GEOM_PARAM, hive_
             int can_lo = b1 == j || b2 == j, can_hi = b1 == partner || b2 == partner;
             if ((can_lo && can_hi) != (pass == 1))
                 continue; /* pass 0: pairs with one choice; pass 1: with two */
-            if (can_lo && (!can_hi || nlo < P_S))
+            if (can_lo && nlo < P_S)
                 lo[nlo++] = pairs[i];
-            else
+            else if (can_hi && nhi < P_S)
                 hi[nhi++] = pairs[i];
+            else
+                lost++;
         }
     }
     P_SUFFIX(hive_fill_free)(lo, P_GEOM_ARG, nlo, 0);
     P_SUFFIX(hive_fill_free)(hi, P_GEOM_ARG, nhi, 0);
+    return lost;
 }
 
 /* Moves the pair in `slot`, if any, into the table `into` through the
@@ -226,6 +238,48 @@ HIVE_PROTO int P_SUFFIX(hive_drain_stash_slot)(const hive_view *v, P_GEOM_PARAM,
     return 1;
 }
 
+/* Places the pair in `slot` (a merged-away partner's), if any, under the
+ * merged index of `into` without moving any other pair: into a free slot or
+ * a TOMB of its first bucket, else of its second, else into the stash; then
+ * makes the slot a TOMB.  No eviction, so that a step that fails can be
+ * undone (hive_unmerge_bucket).  Free slots are taken in R2's order (b1's
+ * before b2's, b2's only once b1 has none, the stash only once neither has
+ * one), so R4 holds for the pairs placed; other REHOMEs of the step race
+ * for the same slots by CAS, and no operation runs (R8).  Returns 1 if a
+ * pair moved, 0 if there was none, -1 if it found no room (it stays). */
+HIVE_PROTO int P_SUFFIX(hive_rehome_pair)(const hive_view *into, P_GEOM_PARAM, P_SLOT *slot)
+{
+    P_SLOT w = *slot;
+    P_KEY k = P_KEY_OF(w);
+    if (P_RESERVED(k))
+        return 0;
+    uint32_t h1 = P_HASH1(k), h2 = P_HASH2(k);
+    P_SLOT *bucket1 = P_SUFFIX(hive_bucket)((P_SLOT *)into->slots, hive_bucket_of(into->ix, h1), P_S);
+    P_SLOT *bucket2 = P_SUFFIX(hive_bucket)((P_SLOT *)into->slots, hive_bucket_of(into->ix, h2), P_S);
+    for (;;) {
+        P_SUFFIX(hive_scan) s1 = P_SUFFIX(hive_scan_bucket)(bucket1, P_GEOM_ARG, k);
+        P_SUFFIX(hive_scan) s2 = P_SUFFIX(hive_scan_bucket)(bucket2, P_GEOM_ARG, k);
+        P_SLOT *target = s1.free >= 0   ? bucket1 + s1.free
+                         : s2.free >= 0 ? bucket2 + s2.free
+                         : s1.tomb >= 0 ? bucket1 + s1.tomb
+                         : s2.tomb >= 0 ? bucket2 + s2.tomb
+                                        : 0;
+        P_SLOT seen = s1.free >= 0 ? s1.word : s2.free >= 0 ? s2.word : s1.tomb >= 0 ? s1.tomb_word : s2.tomb_word;
+        if (target == 0) {
+            int r = P_SUFFIX(hive_stash_put)(into, P_GEOM_ARG, k, w, h1, h2);
+            if (r < 0)
+                continue; /* another REHOME took the stash slot first */
+            if (r == 0)
+                return -1;
+            break;
+        }
+        if (P_CAS(target, seen, w) == seen)
+            break;
+    }
+    *slot = P_MAKE(P_TOMB, 0);
+    return 1;
+}
+
 /* Moves every pair left in bucket b (a merged-away partner) into `into`,
  * the table under the merged index.  Returns how many found no room. */
 HIVE_PROTO uint32_t P_SUFFIX(hive_rehome_bucket)(const hive_view *into, P_GEOM_PARAM, uint64_t b)
@@ -233,7 +287,7 @@ HIVE_PROTO uint32_t P_SUFFIX(hive_rehome_bucket)(const hive_view *into, P_GEOM_P
     P_SLOT *bucket = P_SUFFIX(hive_bucket)((P_SLOT *)into->slots, b, P_S);
     uint32_t stuck = 0;
     for (uint32_t i = 0; i < P_S; i++)
-        stuck += P_SUFFIX(hive_move_pair)(into, P_GEOM_ARG, bucket + i) < 0;
+        stuck += P_SUFFIX(hive_rehome_pair)(into, P_GEOM_ARG, bucket + i) < 0;
     return stuck;
 }
 
@@ -255,7 +309,8 @@ HIVE_PROTO int P_SUFFIX(hive_restash_slot)(const hive_view *to, P_GEOM_PARAM, co
  * v's slots with the step's index ix; REFLOW under v's own index; REHOME
  * into `to`), or stash slot i of v (MARK_STASH, DRAIN; RESTASH into `to`).
  * Returns what the op counts: pairs moved (SPLIT, REFLOW, DRAIN), pairs a
- * merge left behind (MERGE), pairs that found no room (REHOME, RESTASH). */
+ * merge left behind (MERGE), pairs that found no room (REHOME, RESTASH,
+ * UNMERGE). */
 HIVE_PROTO uint64_t P_SUFFIX(hive_resize_one)(int op, const hive_view *v, const hive_view *to, P_GEOM_PARAM,
                                               hive_index ix, uint64_t i)
 {
@@ -269,8 +324,7 @@ HIVE_PROTO uint64_t P_SUFFIX(hive_resize_one)(int op, const hive_view *v, const 
     case HIVE_RESIZE_REHOME:
         return P_SUFFIX(hive_rehome_bucket)(to, P_GEOM_ARG, i);
     case HIVE_RESIZE_UNMERGE:
-        P_SUFFIX(hive_unmerge_bucket)(slots, P_GEOM_ARG, ix, i);
-        return 0;
+        return P_SUFFIX(hive_unmerge_bucket)(slots, P_GEOM_ARG, ix, i);
     case HIVE_RESIZE_REFLOW:
         return P_SUFFIX(hive_reflow_bucket)(v, P_GEOM_ARG, i);
     case HIVE_RESIZE_COMPACT:

@@ -100,6 +100,16 @@ hive_status hive_cpu_count_inserts(hive_table *t, const hive_batch *b, uint64_t 
     return HIVE_SUCCESS;
 }
 
+hive_status hive_cpu_count_new(hive_table *t, const hive_batch *b, uint64_t *count,
+                               hive_stream stream)
+{
+    (void)stream;
+    hive_cpu_table *ct = t->impl;
+    hive_view view = hive_cpu_view(ct, &ct->store);
+    *count = ct->kernels->count_new_range(&view, ct->S, b, 0, b->n);
+    return HIVE_SUCCESS;
+}
+
 hive_status hive_cpu_retry_full(hive_table *t, const hive_batch *b, hive_batch_outcome *outcome,
                                 hive_stream stream)
 {

@@ -102,6 +102,21 @@ static void K_SUFFIX(run_range)(const hive_view *v, uint32_t S, int second, cons
     }
 }
 
+static uint64_t K_SUFFIX(count_new_range)(const hive_view *v, uint32_t S, const hive_batch *b,
+                                          uint64_t begin, uint64_t end)
+{
+    const K_KEY *keys = b->keys;
+    uint64_t count = 0;
+    for (uint64_t i = begin; i < end; i++) {
+        unsigned op = b->ops ? b->ops[i] : (unsigned)b->op;
+        K_VAL val;
+        count += (op == HIVE_OP_INSERT || op == HIVE_OP_UPSERT) && !K_RESERVED(keys[i]) &&
+                 K_SUFFIX(hive_find_hashed)(v, S, keys[i], K_HASH1(keys[i]), K_HASH2(keys[i]), &val) !=
+                     HIVE_R_FOUND;
+    }
+    return count;
+}
+
 /* One resize op (core/resize_body.h) over [begin, end); returns the sum of
  * what it counts. */
 static uint64_t K_SUFFIX(resize_range)(hive_resize_op op, const hive_view *v, const hive_view *to,
@@ -137,6 +152,7 @@ static uint64_t K_SUFFIX(export_pairs)(const hive_cpu_store *s, uint32_t S, void
 
 const hive_cpu_kernels K_SUFFIX(hive_cpu_kernels) = {
     K_SUFFIX(run_range),
+    K_SUFFIX(count_new_range),
     K_SUFFIX(resize_range),
     K_SUFFIX(export_pairs),
 };

@@ -167,10 +167,11 @@ static hive_status grow(hive_cpu_table *ct, uint64_t want)
  * bucket, eviction, the stash) under the merged index; if one finds no room,
  * the step is undone and shrinking stops there.  Then unmaps the memory of
  * the buckets gone. */
-static void shrink(hive_cpu_table *ct, uint64_t want)
+static hive_status shrink(hive_cpu_table *ct, uint64_t want)
 {
     hive_cpu_store *s = &ct->store;
     hive_resize_step step;
+    uint64_t lost = 0;
     while (hive_next_merge(s->ix, want, &step)) {
         uint64_t end = step.first + step.count, partners = hive_index_round(step.before);
         uint64_t left = run_step(ct, HIVE_RESIZE_MERGE, NULL, step.before, step.first, end);
@@ -179,7 +180,7 @@ static void shrink(hive_cpu_table *ct, uint64_t want)
         if (left != 0) {
             hive_view merged = hive_cpu_view(ct, s);
             if (run_step(ct, HIVE_RESIZE_REHOME, &merged, s->ix, step.first + partners, end + partners) != 0) {
-                run_step(ct, HIVE_RESIZE_UNMERGE, NULL, step.before, step.first, end);
+                lost = run_step(ct, HIVE_RESIZE_UNMERGE, NULL, step.before, step.first, end);
                 s->ix = step.before;
                 s->buckets = hive_index_buckets(s->ix);
                 break;
@@ -190,6 +191,11 @@ static void shrink(hive_cpu_table *ct, uint64_t want)
     tidy(ct);
     if (map_for(ct, s->buckets) != HIVE_SUCCESS)
         hive_clear_error(); /* giving memory back failed: the table is whole, only larger */
+    if (lost != 0)
+        return hive_fail(HIVE_ERROR_INTERNAL, resize_call,
+                         "undoing a merge step found no room for %llu pairs",
+                         (unsigned long long)lost);
+    return HIVE_SUCCESS;
 }
 
 hive_status hive_cpu_resize(hive_table *t, uint64_t slots, hive_stream stream)
@@ -202,7 +208,7 @@ hive_status hive_cpu_resize(hive_table *t, uint64_t slots, hive_stream stream)
     if (want > ct->store.buckets)
         return grow(ct, want);
     if (want < ct->store.buckets)
-        shrink(ct, want);
+        return shrink(ct, want);
     return HIVE_SUCCESS;
 }
 

@@ -222,6 +222,7 @@ const hive_backend_ops hive_cpu_backend = {
     .destroy = cpu_destroy,
     .run = hive_cpu_run,
     .count_inserts = hive_cpu_count_inserts,
+    .count_new = hive_cpu_count_new,
     .retry_full = hive_cpu_retry_full,
     .marks_alloc = hive_cpu_marks_alloc,
     .marks_free = hive_cpu_marks_free,

@@ -47,6 +47,10 @@ typedef struct hive_cpu_kernels {
     /* Elements [begin, end) of a batch; `second`: see hive_cpu_prefetch_second. */
     void (*run_range)(const hive_view *v, uint32_t S, int second, const hive_batch *b,
                       uint64_t begin, uint64_t end, hive_cpu_tally *tally);
+    /* Insert-type elements of [begin, end) whose key is not reserved and
+     * not in the table (backend.h's count_new). */
+    uint64_t (*count_new_range)(const hive_view *v, uint32_t S, const hive_batch *b, uint64_t begin,
+                                uint64_t end);
     /* One resizing step over [begin, end) (cpu_kernels_body.h). */
     uint64_t (*resize_range)(hive_resize_op op, const hive_view *v, const hive_view *to, uint32_t S,
                              hive_index ix, uint64_t begin, uint64_t end);
@@ -143,6 +147,8 @@ void hive_cpu_stash_free(hive_cpu_store *s);
 /* cpu_batch.c */
 hive_status hive_cpu_run(hive_table *t, const hive_batch *b, hive_batch_outcome *outcome,
                          hive_stream stream);
+hive_status hive_cpu_count_new(hive_table *t, const hive_batch *b, uint64_t *count,
+                               hive_stream stream);
 hive_status hive_cpu_count_inserts(hive_table *t, const hive_batch *b, uint64_t *count,
                                    hive_stream stream);
 hive_status hive_cpu_retry_full(hive_table *t, const hive_batch *b, hive_batch_outcome *outcome,

@@ -46,7 +46,7 @@ static __device__ __forceinline__ void hive_tally_flush(const hive_tally *t, uin
         K key = ((const K *)b->keys)[i];                                                     \
         int writer = (WRITER);                                                               \
         int r;                                                                               \
-        if (RESERVED(key)) {                                                                 \
+        if (RESERVED(key) && (unsigned)op <= HIVE_OP_ERASE) { /* a bad op code wins */      \
             r = HIVE_R_REJECTED_RESERVED;                                                    \
             t->c[HIVE_CTR_RESERVED] += writer;                                               \
             if (writer && op == HIVE_OP_FIND && b->found != NULL)                            \

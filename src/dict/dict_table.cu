@@ -337,6 +337,11 @@ static hive_status dict_run(hive_table *t, const hive_batch *b, hive_batch_outco
     RETURN_ON_DEVICE((hive_dict *)t->impl, "hive batch (CUDA)", hive_dict_run(t, b, out, stream));
 }
 
+static hive_status dict_count_new(hive_table *t, const hive_batch *b, uint64_t *count, hive_stream stream)
+{
+    RETURN_ON_DEVICE((hive_dict *)t->impl, "hive batch growth (CUDA)", hive_dict_count_new(t, b, count, stream));
+}
+
 static hive_status dict_count_inserts(hive_table *t, const hive_batch *b, uint64_t *count,
                                       hive_stream stream)
 {
@@ -494,9 +499,14 @@ static hive_status shrink(hive_table *t, hive_dict *d, uint64_t want, hive_strea
             HIVE_TRY(hive_dict_resize_op(d, HIVE_RESIZE_REHOME, &d->view, d->view.ix, step.first + partners, end + partners,
                         &stuck, stream));
             if (stuck != 0) {
-                HIVE_TRY(hive_dict_resize_op(d, HIVE_RESIZE_UNMERGE, NULL, step.before, step.first, end, &stuck, stream));
+                uint64_t lost;
+                HIVE_TRY(hive_dict_resize_op(d, HIVE_RESIZE_UNMERGE, NULL, step.before, step.first, end, &lost, stream));
                 d->view.ix = step.before;
                 d->buckets = hive_index_buckets(d->view.ix);
+                if (lost != 0)
+                    return hive_fail(HIVE_ERROR_INTERNAL, resize_call,
+                                     "undoing a merge step found no room for %llu pairs",
+                                     (unsigned long long)lost);
                 break;
             }
         }
@@ -592,6 +602,6 @@ static hive_status dict_check_pointer(const hive_table *t, const void *p, const 
 
 extern "C" const hive_backend_ops hive_cuda_backend = {
     "cuda",           dict_create,        dict_destroy,      dict_run,      dict_count_inserts,
-    dict_retry_full,  dict_marks_alloc,   dict_marks_free,   dict_clear,    dict_capacity,
+    dict_count_new,   dict_retry_full,  dict_marks_alloc,   dict_marks_free,   dict_clear,    dict_capacity,
     dict_resize,      dict_compact,       dict_export,       dict_stats,    dict_check_pointer,
 };

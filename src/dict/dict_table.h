@@ -84,6 +84,8 @@ hive_status hive_dict_run(hive_table *t, const hive_batch *b, hive_batch_outcome
                           hive_stream stream);
 hive_status hive_dict_count_inserts(hive_table *t, const hive_batch *b, uint64_t *count,
                                     hive_stream stream);
+hive_status hive_dict_count_new(hive_table *t, const hive_batch *b, uint64_t *count,
+                                hive_stream stream);
 hive_status hive_dict_retry_full(hive_table *t, const hive_batch *b, hive_batch_outcome *out,
                                  hive_stream stream);
 /* Runs resize op `op` (core/resize_plan.h) over [begin, end) of d's view,

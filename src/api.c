@@ -362,15 +362,21 @@ static hive_status outcome_status(const hive_batch_outcome *o, const char *call)
  * and run those keys again, until they fit or memory runs out.  Near a
  * high max_load_factor, or in a small table filled by one large batch, a few
  * keys can find their two buckets, their eviction chains and their stash probe
- * all full while the table as a whole is not. */
+ * all full while the table as a whole is not.  In a table under half of
+ * max_load_factor, rejected keys are crowded into a few buckets rather than
+ * numerous: the first try compacts instead, which enlarges the stash for
+ * them (relieve_stash), and only a second rejection doubles the table. */
 static hive_status retry_full(hive_table *t, const hive_batch *b, hive_batch_outcome *out,
                               hive_stream stream)
 {
-    while (out->full > 0) {
+    for (int tries = 0; out->full > 0; tries++) {
         pthread_rwlock_wrlock(&t->resize_lock);
         uint64_t cap = t->ops->capacity(t);
-        hive_status s = cap >= HIVE_MAX_SLOTS ? HIVE_ERROR_TABLE_FULL
-                                              : grow_locked(t, growth_target(t, cap + 1), stream);
+        int sparse = tries == 0 && t->config.stash_fraction > 0 &&
+                      (double)__atomic_load_n(&t->size, __ATOMIC_SEQ_CST) < t->config.max_load_factor / 2 * (double)cap;
+        hive_status s = sparse                 ? t->ops->compact(t, stream)
+                        : cap >= HIVE_MAX_SLOTS ? HIVE_ERROR_TABLE_FULL
+                                                : grow_locked(t, growth_target(t, cap + 1), stream);
         pthread_rwlock_unlock(&t->resize_lock);
         if (s == HIVE_ERROR_OUT_OF_MEMORY || s == HIVE_ERROR_TABLE_FULL) {
             hive_clear_error();

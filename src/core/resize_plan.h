@@ -36,6 +36,25 @@ typedef struct hive_resize_step {
     uint64_t count;
 } hive_resize_step;
 
+/* The stash a table of `buckets` buckets of S slots should have, holding
+ * `live` pairs: stash_fraction of the table, or, where more pairs than a
+ * quarter of that stay after a resize or compaction (keys crowded into a few
+ * buckets: docs/design.md, "Crowding"), room for four times them, up to a
+ * quarter of the table (the largest stash_fraction).  A crowded stash is
+ * thus enlarged in place, and only one at that cap makes the table grow.
+ * No stash where stash_fraction is 0. */
+static inline uint64_t hive_stash_wanted(double stash_fraction, uint64_t buckets, uint64_t live, uint32_t S)
+{
+    if (stash_fraction <= 0)
+        return 0;
+    uint64_t by_fraction = (uint64_t)((double)buckets * stash_fraction) + 1;
+    uint64_t by_live = (4 * live + S - 1) / S;
+    uint64_t cap = buckets / 4 + 1;
+    if (by_live > cap)
+        by_live = cap;
+    return by_live > by_fraction ? by_live : by_fraction;
+}
+
 /* Whether a stash of `have` buckets should be replaced by one of `wanted`
  * (stash_fraction of the table) after a resize: when it is under half or
  * over twice that, so that growing by doubling replaces it about every

@@ -94,7 +94,7 @@ static hive_status map_for(hive_cpu_table *ct, uint64_t buckets)
 
 /* After a resize or compaction: moves stash pairs into buckets that have
  * room now, and replaces a stash that is less than half or more than twice
- * the configured fraction of the table by one of that fraction, if all
+ * the size it should have (hive_stash_wanted) by one of that size, if all
  * remaining pairs fit in it (else, or without memory for it, the old one
  * stays: it is still correct, only crowded or large). */
 static void settle_stash(hive_cpu_table *ct)
@@ -103,7 +103,8 @@ static void settle_stash(hive_cpu_table *ct)
     uint64_t stash_slots = s->stash_buckets * ct->S;
     if (__atomic_load_n(&s->stash_live, __ATOMIC_RELAXED) > 0)
         run_step(ct, HIVE_RESIZE_DRAIN, NULL, s->ix, 0, stash_slots);
-    uint64_t wanted = hive_cpu_stash_buckets_for(ct, s->buckets);
+    uint64_t wanted = hive_stash_wanted(ct->stash_fraction, s->buckets,
+                                        __atomic_load_n(&s->stash_live, __ATOMIC_RELAXED), ct->S);
     if (!hive_stash_needs_resize(s->stash_buckets, wanted))
         return;
     hive_cpu_store bigger;

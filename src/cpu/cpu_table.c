@@ -22,11 +22,6 @@ void hive_cpu_stash_free(hive_cpu_store *s)
     s->stash_live = 0;
 }
 
-uint64_t hive_cpu_stash_buckets_for(const hive_cpu_table *ct, uint64_t buckets)
-{
-    return ct->stash_fraction > 0 ? (uint64_t)ceil(ct->stash_fraction * (double)buckets) : 0;
-}
-
 hive_status hive_cpu_stash_alloc(const hive_cpu_table *ct, uint64_t stash_buckets, hive_cpu_store *s,
                                  const char *call)
 {
@@ -98,7 +93,7 @@ static hive_status store_create(const hive_cpu_table *ct, uint64_t buckets, hive
     s->slot_bytes = (size_t)slot_bytes;
     s->lock_bytes = (size_t)lock_bytes;
     hive_status st = s->slots != NULL && s->locks != NULL
-                         ? hive_cpu_stash_alloc(ct, hive_cpu_stash_buckets_for(ct, buckets), s, call)
+                         ? hive_cpu_stash_alloc(ct, hive_stash_wanted(ct->stash_fraction, buckets, 0, ct->S), s, call)
                          : hive_fail(HIVE_ERROR_OUT_OF_MEMORY, call,
                                      "no host memory for %llu buckets (%llu bytes)",
                                      (unsigned long long)buckets, (unsigned long long)slot_bytes);

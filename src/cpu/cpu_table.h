@@ -139,7 +139,6 @@ hive_status hive_cpu_compact(hive_table *t, hive_stream stream);
 /* cpu_table.c: the stash buckets for a table of `buckets` buckets
  * (config.stash_fraction); a stash of that many, allocated empty into s's
  * stash fields; and its release. */
-uint64_t hive_cpu_stash_buckets_for(const hive_cpu_table *ct, uint64_t buckets);
 hive_status hive_cpu_stash_alloc(const hive_cpu_table *ct, uint64_t stash_buckets, hive_cpu_store *s,
                                  const char *call);
 void hive_cpu_stash_free(hive_cpu_store *s);

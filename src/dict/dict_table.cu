@@ -83,11 +83,6 @@ static void free_stash(hive_view *v)
     v->stash_buckets = 0;
 }
 
-static uint64_t stash_buckets_for(double stash_fraction, uint64_t buckets)
-{
-    return stash_fraction > 0 ? (uint64_t)((double)buckets * stash_fraction) + 1 : 0;
-}
-
 /* An empty stash of `stash_buckets` buckets in v's stash fields; on
  * failure they are NULL and nothing is held. */
 static hive_status alloc_stash(const hive_dict *d, hive_view *v, uint64_t stash_buckets, cudaStream_t s,
@@ -180,7 +175,7 @@ static hive_status alloc_arrays(hive_dict *d, uint64_t buckets, double stash_fra
         st = map_for(d, buckets, s, call);
     }
     if (st == HIVE_SUCCESS)
-        st = alloc_stash(d, &d->view, stash_buckets_for(stash_fraction, buckets), s, call);
+        st = alloc_stash(d, &d->view, hive_stash_wanted(stash_fraction, buckets, 0, d->bucket_slots), s, call);
     if (st == HIVE_SUCCESS)
         st = hive_cuda_status(cudaMemsetAsync(d->view.slots, 0xFF, buckets * bucket_bytes(d), s), call,
                               "clearing slots");
@@ -419,15 +414,21 @@ static const char resize_call[] = "hive resize (CUDA)";
 
 /* After a resize or compaction: moves stash pairs into buckets that have
  * room now, and replaces a stash that is less than half or more than twice
- * the configured fraction of the table by one of that fraction, if all
+ * the size it should have (hive_stash_wanted) by one of that size, if all
  * remaining pairs fit in it (else, or without memory for it, the old one
  * stays: still correct, only crowded or large). */
 static hive_status settle_stash(hive_table *t, hive_dict *d, hive_stream stream)
 {
-    uint64_t stash_slots = d->view.stash_buckets * d->bucket_slots, moved, stuck;
-    if (stash_slots != 0)
+    uint64_t stash_slots = d->view.stash_buckets * d->bucket_slots, moved, stuck, live = 0;
+    if (stash_slots != 0) {
         HIVE_TRY(hive_dict_resize_op(d, HIVE_RESIZE_DRAIN, NULL, d->view.ix, 0, stash_slots, &moved, stream));
-    uint64_t wanted = stash_buckets_for(t->config.stash_fraction, d->buckets);
+        HIVE_TRY(hive_cuda_status(cudaMemcpyAsync(&live, d->view.stash_live, sizeof live, cudaMemcpyDeviceToHost,
+                                                  (cudaStream_t)stream),
+                                  resize_call, "reading the stash counter"));
+        HIVE_TRY(hive_cuda_status(cudaStreamSynchronize((cudaStream_t)stream), resize_call,
+                                  "cudaStreamSynchronize"));
+    }
+    uint64_t wanted = hive_stash_wanted(t->config.stash_fraction, d->buckets, live, d->bucket_slots);
     if (!hive_stash_needs_resize(d->view.stash_buckets, wanted))
         return HIVE_SUCCESS;
     hive_view to = d->view;

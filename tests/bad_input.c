@@ -9,10 +9,13 @@
  * handle would be use-after-free), reserved keys (that key
  * REJECTED_RESERVED, the others processed, HIVE_ERROR_RESERVED_KEY), bad op
  * codes in hive_apply (NONE for them, the others processed,
- * INVALID_ARGUMENT), pageable host memory given to a CUDA table, CUDA tables
- * without a GPU (NO_DEVICE) or without CUDA in the build (UNSUPPORTED), a
- * table too big to allocate (OUT_OF_MEMORY at create, and from
- * hive_reserve with the table unchanged), and hive_status_string. */
+ * INVALID_ARGUMENT), key and value arrays not aligned to their element
+ * (KV32: 4 bytes, KV64: 8 bytes; INVALID_ARGUMENT naming the array, the
+ * table unchanged and still working), pageable host memory given to a CUDA
+ * table, device memory of another GPU without peer access (with two GPUs or
+ * more), CUDA tables without a GPU (NO_DEVICE) or without CUDA in the build
+ * (UNSUPPORTED), a table too big to allocate (OUT_OF_MEMORY at create, and
+ * from hive_reserve with the table unchanged), and hive_status_string. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +32,13 @@ const char *__tsan_default_options(void) { return "allocator_may_return_null=1";
 #endif
 
 static ht_target target;
+
+#ifdef HT_WITH_CUDA
+/* buffers_cuda.c: memory of a given GPU, for the other-device case. */
+int ht_cuda_device_count(void);
+void *ht_cuda_alloc_on_device(int device, size_t bytes, char *why, size_t why_len);
+void ht_cuda_free_on_device(int device, void *p);
+#endif
 
 /* The last error names `what`. */
 #define EXPECT_ERROR_NAMES(what, why)                                                     \
@@ -410,6 +420,117 @@ static void bad_ops(hive_table *table, ht_batch *b)
     HT_MUST(hive_clear(table, NULL));
 }
 
+/* ---------------------------------------------------------------- refused arrays */
+
+/* The pairs a refused call must leave alone: eight keys, stored at the start
+ * of misaligned_arrays and other_device_memory. */
+#define KNOWN 8
+static uint64_t known_key(size_t i) { return 1000 + i; }
+static uint64_t known_value(size_t i) { return 7 * i + 3; }
+
+static void insert_known(hive_table *table, ht_batch *b, ht_ref *ref)
+{
+    ht_ref_clear(ref);
+    for (size_t i = 0; i < KNOWN; i++) {
+        ht_put(&target, b->keys, i, known_key(i));
+        ht_put(&target, b->values, i, known_value(i));
+        ht_ref_put(ref, known_key(i), known_value(i));
+    }
+    HT_MUST(hive_insert(table, KNOWN, b->keys, b->values, HIVE_COMBINE_ASSIGN, NULL, NULL));
+}
+
+/* After a refused call: the known pairs are all there is, and finds work
+ * (through `scratch`, not the batch the calls take their arrays from). */
+static void expect_still_works(hive_table *table, ht_batch *scratch, const ht_ref *ref,
+                               const char *why)
+{
+    char where[160];
+    snprintf(where, sizeof where, "after the refused %s", why);
+    uint64_t size = 0;
+    HT_MUST(hive_size(table, &size));
+    HT_CHECK_EQ(size, KNOWN, "%s: size", where);
+    ht_expect_finds(&target, table, ref, scratch, where);
+}
+
+/* A refused call: INVALID_ARGUMENT naming `what`, and the table as it was. */
+#define EXPECT_REFUSED(expr, what, why)                                           \
+    do {                                                                          \
+        HT_CHECK_STATUS(expr, HIVE_ERROR_INVALID_ARGUMENT, "%s", why);            \
+        EXPECT_ERROR_NAMES(what, why);                                            \
+        expect_still_works(table, &scratch, &ref, why);                           \
+    } while (0)
+
+/* Element i of a key or value array that may not be aligned. */
+static void put_unaligned(void *a, size_t i, uint64_t v)
+{
+    uint32_t v32 = (uint32_t)v;
+    if (target.kv_bytes == 4)
+        memcpy((char *)a + 4 * i, &v32, 4);
+    else
+        memcpy((char *)a + 8 * i, &v, 8);
+}
+
+/* Key and value arrays one byte and half an element past their alignment.
+ * Their contents are harmless should a call take them anyway: the known
+ * pairs (insert: ASSIGN of the same values; find, apply FIND), or absent keys
+ * (erase), so that only the status tells. */
+static void misaligned_arrays(hive_table *table, ht_batch *b)
+{
+    const ht_target *t = &target;
+    const size_t w = t->kv_bytes, offsets[2] = {1, w / 2};
+    ht_ref ref;
+    ht_ref_init(&ref);
+    ht_batch scratch;
+    ht_batch_init(&scratch, t, KNOWN);
+    insert_known(table, b, &ref);
+    void *keys_block = ht_alloc(t, (KNOWN + 1) * w);
+    void *values_block = ht_alloc(t, (KNOWN + 1) * w);
+    for (size_t o = 0; o < 2; o++) {
+        const size_t off = offsets[o];
+        ht_context("arrays misaligned by %zu bytes (%s %s)", off, t->backend_name, t->width_name);
+        void *keys = (char *)keys_block + off, *values = (char *)values_block + off;
+        for (size_t i = 0; i < KNOWN; i++) {
+            put_unaligned(keys, i, known_key(i));
+            put_unaligned(values, i, known_value(i));
+            ht_put(t, b->keys, i, known_key(i));
+            ht_put(t, b->values, i, known_value(i));
+            b->ops[i] = HIVE_OP_FIND;
+        }
+        uint64_t count = 0;
+        EXPECT_REFUSED(hive_insert(table, KNOWN, keys, b->values, HIVE_COMBINE_ASSIGN, b->results,
+                                   NULL),
+                       "keys", "insert with misaligned keys");
+        EXPECT_REFUSED(hive_insert(table, KNOWN, b->keys, values, HIVE_COMBINE_ASSIGN, b->results,
+                                   NULL),
+                       "values", "insert with misaligned values");
+        EXPECT_REFUSED(hive_find(table, KNOWN, keys, b->values, b->found, NULL), "keys",
+                       "find with misaligned keys");
+        EXPECT_REFUSED(hive_find(table, KNOWN, b->keys, values, b->found, NULL), "values",
+                       "find into misaligned values");
+        EXPECT_REFUSED(hive_contains(table, KNOWN, keys, b->found, NULL), "keys",
+                       "contains with misaligned keys");
+        EXPECT_REFUSED(hive_apply(table, KNOWN, b->ops, keys, b->values, HIVE_COMBINE_ASSIGN,
+                                  b->results, NULL),
+                       "keys", "apply with misaligned keys");
+        EXPECT_REFUSED(hive_apply(table, KNOWN, b->ops, b->keys, values, HIVE_COMBINE_ASSIGN,
+                                  b->results, NULL),
+                       "values", "apply with misaligned values");
+        EXPECT_REFUSED(hive_export(table, KNOWN, keys, b->values, &count, NULL), "keys",
+                       "export into misaligned keys");
+        EXPECT_REFUSED(hive_export(table, KNOWN, b->keys, values, &count, NULL), "values",
+                       "export into misaligned values");
+        for (size_t i = 0; i < KNOWN; i++)
+            put_unaligned(keys, i, known_key(KNOWN + i)); /* absent */
+        EXPECT_REFUSED(hive_erase(table, KNOWN, keys, b->results, NULL), "keys",
+                       "erase with misaligned keys");
+    }
+    ht_free(t, keys_block);
+    ht_free(t, values_block);
+    ht_batch_free(&scratch);
+    ht_ref_free(&ref);
+    HT_MUST(hive_clear(table, NULL));
+}
+
 /* ---------------------------------------------------------------- memory spaces, devices */
 
 static void cuda_availability(void)
@@ -468,6 +589,66 @@ static void pageable_pointers(hive_table *table)
     ht_batch_free(&b);
     free(host);
     free(flags);
+}
+
+/* Device memory of a second GPU, which the table's GPU (device 0) has no
+ * peer access to: this process never enables it.  A kernel of the table
+ * would fault on it, so each call must refuse it up front. */
+static void other_device_memory(hive_table *table, ht_batch *b)
+{
+    const ht_target *t = &target;
+    ht_context("memory of another GPU (%s %s)", t->backend_name, t->width_name);
+#ifdef HT_WITH_CUDA
+    int devices = ht_cuda_device_count();
+    if (devices < 2) {
+        printf("  (%d CUDA device%s: the other-GPU memory case needs two and is skipped)\n",
+               devices, devices == 1 ? "" : "s");
+        return;
+    }
+    char why[256] = "";
+    const int other = 1;
+    void *keys = ht_cuda_alloc_on_device(other, KNOWN * t->kv_bytes, why, sizeof why);
+    void *values = ht_cuda_alloc_on_device(other, KNOWN * t->kv_bytes, why, sizeof why);
+    uint8_t *flags = ht_cuda_alloc_on_device(other, KNOWN, why, sizeof why);
+    if (keys == NULL || values == NULL || flags == NULL)
+        ht_fatal("cannot allocate memory on CUDA device %d: %s", other, why);
+    ht_ref ref;
+    ht_ref_init(&ref);
+    ht_batch scratch;
+    ht_batch_init(&scratch, t, KNOWN);
+    insert_known(table, b, &ref);
+    for (size_t i = 0; i < KNOWN; i++)
+        b->ops[i] = HIVE_OP_FIND;
+    EXPECT_REFUSED(hive_insert(table, KNOWN, keys, b->values, HIVE_COMBINE_ASSIGN, b->results,
+                               NULL),
+                   "keys", "insert with keys on another GPU");
+    EXPECT_REFUSED(hive_insert(table, KNOWN, b->keys, values, HIVE_COMBINE_ASSIGN, b->results,
+                               NULL),
+                   "values", "insert with values on another GPU");
+    EXPECT_REFUSED(hive_insert(table, KNOWN, b->keys, b->values, HIVE_COMBINE_ASSIGN, flags,
+                               NULL),
+                   "results", "insert with results on another GPU");
+    EXPECT_REFUSED(hive_find(table, KNOWN, keys, b->values, b->found, NULL), "keys",
+                   "find with keys on another GPU");
+    EXPECT_REFUSED(hive_find(table, KNOWN, b->keys, values, b->found, NULL), "values",
+                   "find into values on another GPU");
+    EXPECT_REFUSED(hive_find(table, KNOWN, b->keys, b->values, flags, NULL), "found",
+                   "find into found flags on another GPU");
+    EXPECT_REFUSED(hive_erase(table, KNOWN, keys, b->results, NULL), "keys",
+                   "erase with keys on another GPU");
+    EXPECT_REFUSED(hive_apply(table, KNOWN, flags, b->keys, b->values, HIVE_COMBINE_ASSIGN,
+                              b->results, NULL),
+                   "ops", "apply with op codes on another GPU");
+    ht_cuda_free_on_device(other, keys);
+    ht_cuda_free_on_device(other, values);
+    ht_cuda_free_on_device(other, flags);
+    ht_batch_free(&scratch);
+    ht_ref_free(&ref);
+    HT_MUST(hive_clear(table, NULL));
+#else
+    (void)table;
+    (void)b;
+#endif
 }
 
 static int overcommit_always(void)
@@ -583,8 +764,11 @@ int main(int argc, char **argv)
     bad_arguments(table, &b);
     reserved_keys(table, &b);
     bad_ops(table, &b);
-    if (target.backend == HIVE_BACKEND_CUDA)
+    misaligned_arrays(table, &b);
+    if (target.backend == HIVE_BACKEND_CUDA) {
         pageable_pointers(table);
+        other_device_memory(table, &b);
+    }
     out_of_memory(table);
     ht_batch_free(&b);
     ht_close(table);

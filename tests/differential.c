@@ -2,6 +2,7 @@
  * by the same seeded stream of random batches:
  *
  *   hive-differential <cpu|cuda> <kv32|kv64> [--ops N] [--seed S] [--config I] [--cycles C]
+ *                     [--geometry SxT]
  *
  * Batches mix find, contains, insert (every combine mode), erase and apply
  * (mixed op codes), 1..50,000 keys each (log-uniform sizes), drawn from a
@@ -102,6 +103,9 @@ static void draw_repeated(df_run *r, ht_batch *b, size_t n)
 
 /* Runs one configuration for about `budget` key operations; returns the ops done. */
 static unsigned min_cycles = 3;
+/* --geometry SxT: every table gets S slots per bucket and T lanes per key,
+ * the configurations' own bucket_slots included; 0 x 0 leaves them be. */
+static uint32_t geometry_slots, geometry_lanes;
 
 static uint64_t run_config(const ht_target *t, unsigned ci, uint64_t base_seed, uint64_t budget)
 {
@@ -122,11 +126,17 @@ static uint64_t run_config(const ht_target *t, unsigned ci, uint64_t base_seed, 
     c.max_load_factor = dc->max_load_factor;
     c.min_load_factor = dc->min_load_factor;
     c.bucket_slots = dc->bucket_slots;
+    if (geometry_slots != 0) {
+        c.bucket_slots = geometry_slots;
+        c.lanes_per_op = geometry_lanes;
+    }
     c.max_evictions = dc->max_evictions;
     c.stash_fraction = dc->stash_fraction;
     ht_context("differential %s %s: seed %llu, config %u, opening", t->backend_name,
                t->width_name, (unsigned long long)seed, ci);
     hive_table *table = ht_open(t, &c);
+    hive_config resolved; /* the geometry the table got */
+    HT_MUST(hive_get_config(table, &resolved));
     ht_ref ref;
     ht_ref_init(&ref);
     ht_batch b;
@@ -229,15 +239,17 @@ static uint64_t run_config(const ht_target *t, unsigned ci, uint64_t base_seed, 
     } else {
         fprintf(stderr,
                 "differential %s %s: config %u FAILED at batch %llu; repeat with: "
-                "hive-differential %s %s --seed %llu --config %u\n",
+                "hive-differential %s %s --seed %llu --config %u --geometry %ux%u\n",
                 t->backend_name, t->width_name, ci, (unsigned long long)(batches - 1),
-                t->backend_name, t->width_name, (unsigned long long)base_seed, ci);
+                t->backend_name, t->width_name, (unsigned long long)base_seed, ci,
+                resolved.bucket_slots, resolved.lanes_per_op);
     }
-    printf("  config %u (initial %llu, load %.2f..%.2f, pool %zu): seed %llu, %llu batches, "
-           "%llu ops, %llu fill-drain cycles, %llu grows, %llu shrinks, %llu evictions, "
-           "stash peak %llu%s\n",
+    printf("  config %u (initial %llu, load %.2f..%.2f, pool %zu, geometry %ux%u): seed %llu, "
+           "%llu batches, %llu ops, %llu fill-drain cycles, %llu grows, %llu shrinks, "
+           "%llu evictions, stash peak %llu%s\n",
            ci, (unsigned long long)dc->initial_capacity, dc->min_load_factor,
-           dc->max_load_factor, dc->pool, (unsigned long long)seed, (unsigned long long)batches,
+           dc->max_load_factor, dc->pool, resolved.bucket_slots, resolved.lanes_per_op,
+           (unsigned long long)seed, (unsigned long long)batches,
            (unsigned long long)ops, (unsigned long long)cycles, (unsigned long long)st.grows, (unsigned long long)st.shrinks,
            (unsigned long long)st.evictions, (unsigned long long)stash_peak,
            failed ? " FAILED" : "");
@@ -252,7 +264,8 @@ static uint64_t run_config(const ht_target *t, unsigned ci, uint64_t base_seed, 
 int main(int argc, char **argv)
 {
     static char name[96];
-    const char *usage = "<cpu|cuda> <kv32|kv64> [--ops N] [--seed S] [--config I] [--cycles C]";
+    const char *usage =
+        "<cpu|cuda> <kv32|kv64> [--ops N] [--seed S] [--config I] [--cycles C] [--geometry SxT]";
     if (argc < 3) {
         fprintf(stderr, "usage: %s %s\n", argv[0], usage);
         return HT_EXIT_FAIL;
@@ -260,7 +273,7 @@ int main(int argc, char **argv)
     ht_target t;
     ht_target_from_args(&t, argc, argv, 1, usage);
     uint64_t total = 1000000, seed = 1;
-    int only = -1;
+    int only = -1, args_ok = 1;
     for (int a = 3; a + 1 < argc; a += 2) {
         if (strcmp(argv[a], "--ops") == 0)
             total = strtoull(argv[a + 1], NULL, 10);
@@ -270,12 +283,20 @@ int main(int argc, char **argv)
             only = atoi(argv[a + 1]);
         else if (strcmp(argv[a], "--cycles") == 0)
             min_cycles = (unsigned)atoi(argv[a + 1]);
-        else {
+        else if (strcmp(argv[a], "--geometry") == 0)
+            args_ok = ht_parse_geometry(argv[a + 1], &geometry_slots, &geometry_lanes);
+        else
+            args_ok = 0;
+        if (!args_ok) {
             fprintf(stderr, "usage: %s %s\n", argv[0], usage);
             return HT_EXIT_FAIL;
         }
     }
     snprintf(name, sizeof name, "differential %s %s", t.backend_name, t.width_name);
+    if (geometry_slots != 0) {
+        size_t len = strlen(name);
+        snprintf(name + len, sizeof name - len, " %ux%u", geometry_slots, geometry_lanes);
+    }
     ht_begin(name);
     ht_require_backend(&t);
     printf("differential %s %s: %llu key operations over %s, base seed %llu\n", t.backend_name,

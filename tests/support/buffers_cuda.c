@@ -44,3 +44,46 @@ void *ht_cuda_stream_new(char *why, size_t why_len)
 }
 
 void ht_cuda_stream_free(void *s) { cudaStreamDestroy((cudaStream_t)s); }
+
+int ht_cuda_device_count(void)
+{
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return n;
+}
+
+/* Device memory of `device` (zeroed), the calling thread's current device
+ * left as it was. */
+void *ht_cuda_alloc_on_device(int device, size_t bytes, char *why, size_t why_len)
+{
+    int current = 0;
+    void *p = NULL;
+    cudaGetDevice(&current);
+    cudaError_t e = cudaSetDevice(device);
+    if (e == cudaSuccess)
+        e = cudaMalloc(&p, bytes);
+    if (e == cudaSuccess)
+        e = cudaMemset(p, 0, bytes);
+    if (e == cudaSuccess)
+        e = cudaDeviceSynchronize();
+    cudaSetDevice(current);
+    if (e != cudaSuccess) {
+        snprintf(why, why_len, "device %d: %s", device, cudaGetErrorString(e));
+        if (p != NULL)
+            cudaFree(p);
+        return NULL;
+    }
+    return p;
+}
+
+void ht_cuda_free_on_device(int device, void *p)
+{
+    int current = 0;
+    cudaGetDevice(&current);
+    cudaSetDevice(device);
+    cudaFree(p);
+    cudaSetDevice(current);
+}

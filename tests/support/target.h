@@ -28,6 +28,10 @@ void ht_target_init(ht_target *t, hive_backend backend, hive_key_width width);
 /* "cpu"/"cuda" and "kv32"/"kv64"; return 0 on an unknown name. */
 int ht_parse_backend(const char *s, hive_backend *backend);
 int ht_parse_width(const char *s, hive_key_width *width);
+/* "SxT" (hive-bench's --geometry form): S slots per bucket and T lanes per
+ * key, both positive; returns 0 on anything else.  Which geometries make a
+ * table is hive_create's rule, not the parser's. */
+int ht_parse_geometry(const char *s, uint32_t *bucket_slots, uint32_t *lanes_per_op);
 /* Parses argv[first] as backend and argv[first + 1] as width (either may be
  * NULL to default to cpu / kv32); exits 1 with a usage line on bad input. */
 void ht_target_from_args(ht_target *t, int argc, char **argv, int first, const char *usage);
@@ -39,8 +43,9 @@ int ht_require_gpu(void);
 hive_config ht_config(const ht_target *t);
 
 /* Creates a table, or leaves the process: exit 77 for a CUDA table without a
- * GPU (exit 1 under HIVE_REQUIRE_GPU=1) and for a KV64 CUDA table that this
- * build does not support yet; exit 1 for any other failure. */
+ * GPU or from a build without CUDA (exit 1 under HIVE_REQUIRE_GPU=1); exit 1
+ * for any other failure, a geometry the CUDA build has no kernels for
+ * included. */
 hive_table *ht_open(const ht_target *t, const hive_config *config);
 /* Destroys and checks the status. */
 void ht_close(hive_table *table);

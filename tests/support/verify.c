@@ -180,6 +180,9 @@ void ht_expect_stats(const ht_target *t, hive_table *table, const hive_config *c
              c->bucket_slots);
     HT_CHECK(st->lanes_per_op >= 1 && st->lanes_per_op <= st->bucket_slots,
              "%s: stats.lanes_per_op %u outside 1..bucket_slots", where, st->lanes_per_op);
+    HT_CHECK(c->lanes_per_op == 0 || st->lanes_per_op == c->lanes_per_op,
+             "%s: stats.lanes_per_op %u, config asked for %u", where, st->lanes_per_op,
+             c->lanes_per_op);
     HT_CHECK_EQ(st->capacity, st->buckets * st->bucket_slots, "%s: capacity = buckets * slots",
                 where);
     HT_CHECK(st->capacity >= c->initial_capacity,

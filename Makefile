@@ -6,8 +6,10 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 CTEST_FLAGS ?= --output-on-failure
 BENCH_ARGS ?= quick
+FUZZ_SECONDS ?= 60
+FUZZ_CC ?= clang
 
-.PHONY: all configure test bench gpu-check test-sanitize plots install clean
+.PHONY: all configure test bench gpu-check test-sanitize fuzz plots install clean
 
 all: configure
 	cmake --build $(BUILD) -j $(JOBS)
@@ -31,6 +33,14 @@ test-sanitize:
 	cmake --build $(BUILD)-tsan -j $(JOBS)
 	TSAN_OPTIONS=halt_on_error=1 ctest --test-dir $(BUILD)-tsan $(CTEST_FLAGS) -LE slow -j $(JOBS)
 
+# libFuzzer on the CPU backend (tests/fuzz; clang with libFuzzer, ASan+UBSan):
+# FUZZ_SECONDS of fuzzing from tests/fuzz/corpus/.  A mismatch with the
+# reference or a sanitizer report fails and prints the input in hex.
+fuzz:
+	cmake -S . -B $(BUILD)-fuzz -DCMAKE_C_COMPILER=$(FUZZ_CC) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHIVE_WITH_CUDA=OFF -DHIVE_BUILD_BENCH=OFF -DHIVE_FUZZ=ON
+	cmake --build $(BUILD)-fuzz -j $(JOBS) --target hive-fuzz
+	bash tests/fuzz/run.sh $(BUILD)-fuzz/tests/hive-fuzz $(FUZZ_SECONDS) $(BUILD)-fuzz/fuzz
+
 # For the GPU machine: sm_90 build, GPU tests that fail (not skip) without a
 # GPU, the quick benchmark; logs and results are copied to $OUT when set.
 gpu-check:
@@ -43,4 +53,4 @@ install: all
 	cmake --install $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-tsan
+	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-tsan $(BUILD)-fuzz

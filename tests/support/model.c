@@ -92,29 +92,42 @@ uint64_t ht_run_unique(const ht_target *t, hive_table *table, ht_ref *ref, ht_ba
     uint8_t *rexp = malloc(n ? n : 1);
     if (vexp == NULL || rexp == NULL)
         ht_fatal("out of host memory");
-    uint64_t done = 0, inserted = 0, bad = 0;
+    uint64_t done = 0, inserted = 0, bad = 0, bad_ops = 0, reserved = 0;
     int may_insert = call == HT_CALL_INSERT || call == HT_CALL_APPLY;
 
-    /* The reference, one key after another (the keys are distinct). */
+    /* The reference, one key after another (the keys are distinct).  An op
+     * code outside hive_op is skipped (NONE) before its key is looked at; a
+     * reserved key is skipped (REJECTED_RESERVED) and leaves its value alone. */
     for (size_t i = 0; i < n; i++) {
         uint64_t v = vin[i];
         unsigned op = call == HT_CALL_APPLY ? b->ops[i]
                       : call == HT_CALL_INSERT ? HIVE_OP_UPSERT
                       : call == HT_CALL_ERASE  ? HIVE_OP_ERASE
                                                : HIVE_OP_FIND;
-        rexp[i] = (uint8_t)ht_ref_apply(ref, op, keys[i], &v, mode, t->value_mask);
-        vexp[i] = v; /* a found value, else the input untouched */
-        if (op == HIVE_OP_INSERT || op == HIVE_OP_UPSERT) {
-            done++;
-            inserted += rexp[i] == HIVE_RESULT_INSERTED;
+        if (op > HIVE_OP_ERASE) {
+            bad_ops++;
+            rexp[i] = HIVE_RESULT_NONE;
+        } else if (keys[i] >= t->reserved_min) {
+            reserved++;
+            rexp[i] = HIVE_RESULT_REJECTED_RESERVED;
+        } else {
+            rexp[i] = (uint8_t)ht_ref_apply(ref, op, keys[i], &v, mode, t->value_mask);
+            if (op == HIVE_OP_INSERT || op == HIVE_OP_UPSERT) {
+                done++;
+                inserted += rexp[i] == HIVE_RESULT_INSERTED;
+            }
         }
+        vexp[i] = v; /* a found value, else the input untouched */
     }
+    hive_status want = bad_ops ? HIVE_ERROR_INVALID_ARGUMENT
+                       : reserved ? HIVE_ERROR_RESERVED_KEY
+                                  : HIVE_SUCCESS;
 
     hive_stats before, after;
     stats_or_zero(table, &before, check_steps_too && may_insert);
     ht_batch_poison_flags(b);
     hive_status s = call_hive(table, b, call, mode, pass);
-    if (!HT_CHECK_STATUS(s, HIVE_SUCCESS, "%s: %s of %zu keys, combine %s", where,
+    if (!HT_CHECK_STATUS(s, want, "%s: %s of %zu keys, combine %s", where,
                          ht_call_name(call), n, combine_name(mode)))
         bad++;
 

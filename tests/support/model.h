@@ -38,8 +38,11 @@ typedef enum ht_call {
 const char *ht_call_name(ht_call call);
 
 /* b->n elements of b->keys (distinct), b->values (inputs) and for APPLY
- * b->ops.  Updates ref.  check_steps: compare the insert_steps deltas (only
- * when no other thread uses the table).  Returns the number of mismatches. */
+ * b->ops.  Reserved keys and op codes outside hive_op may be among them: the
+ * call must then skip those elements and return HIVE_ERROR_RESERVED_KEY or
+ * HIVE_ERROR_INVALID_ARGUMENT (hive.h).  Updates ref.  check_steps: compare
+ * the insert_steps deltas (only when no other thread uses the table).
+ * Returns the number of mismatches. */
 uint64_t ht_run_unique(const ht_target *t, hive_table *table, ht_ref *ref, ht_batch *b,
                        ht_call call, hive_combine mode, unsigned pass, int check_steps,
                        const char *where);

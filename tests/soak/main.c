@@ -138,8 +138,9 @@ static void parse_options(int argc, char **argv, ht_target *t, options *o)
 
 /* Chances that an absent key is inserted (p_insert) and that a present one
  * is erased (p_erase) for an expected change of `want` keys per element,
- * when a share f of the keys drawn is present: (1 - f) p_insert - f p_erase
- * = want, with the other chance at 1/4 where that can be, else at its end. */
+ * when a share f of the keys drawn are present ones: (1 - f) p_insert -
+ * f p_erase = want, with the other chance at 1/4 where that can be, else at
+ * its end. */
 static void steer(double f, double want, double *p_insert, double *p_erase)
 {
     const double base = 0.25;
@@ -169,8 +170,9 @@ static hive_stats stats_of(const soak_run *r)
     return st;
 }
 
-/* The most keys a hold may aim at: 85% of the mutable keys present, so
- * that inserts still find absent keys quickly. */
+/* The most keys a hold may aim at: 85% of the mutable keys (the universe
+ * bounds the live count; the rest stay for the lookups and erases that
+ * must miss). */
 static double most_keys(const soak_run *r)
 {
     return 0.85 * (double)r->u.mutable_n + (double)r->u.stable_n;
@@ -338,10 +340,8 @@ static void run(soak_run *r, const options *o, ht_batch *stable, const char *nam
                        : (size_t)ht_rng_range(&rng, p.batch_min, p.batch_max);
         if (n > o->ops - tl.ops)
             n = (size_t)(o->ops - tl.ops);
-        double live_mut = (double)(r->live - r->u.stable_n);
         double want = ((double)p.target - (double)r->live) / (double)n;
-        steer(live_mut / (double)r->u.mutable_n, want < -1 ? -1 : want > 1 ? 1 : want,
-              &r->p_insert, &r->p_erase);
+        steer(r->p_present, want < -1 ? -1 : want > 1 ? 1 : want, &r->p_insert, &r->p_erase);
         static const hive_combine modes[8] = {HIVE_COMBINE_ASSIGN, HIVE_COMBINE_ASSIGN,
                                               HIVE_COMBINE_ASSIGN, HIVE_COMBINE_ADD,
                                               HIVE_COMBINE_ADD,    HIVE_COMBINE_ADD,
@@ -389,6 +389,7 @@ int main(int argc, char **argv)
     atomic_init(&r.mismatches, 0);
     r.t = &t;
     r.seed = o.seed;
+    r.p_present = 0.5;
     r.config = ht_config(&t);
     r.config.initial_capacity = o.universe / 64 < 16384 ? o.universe / 64 : 16384;
     r.config.max_load_factor = MAX_LOAD;

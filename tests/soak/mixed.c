@@ -2,13 +2,13 @@
  * through hive_apply, checked element by element by the slices.
  *
  * Each element draws a key of its slice not yet in the batch (so the
- * elements' sequential meaning does not depend on their order), then an op
- * by the key's state in the oracle: a present key is erased with chance
- * p_erase, else found, upserted or inserted (EXISTED); an absent key is
- * inserted or upserted with chance p_insert, else found or erased (both
- * NOT_FOUND).  The two chances steer the live count (main.c); the oracle
- * applies the element at once and records the result and value hive must
- * give. */
+ * elements' sequential meaning does not depend on their order): a present
+ * key with chance p_present, else an absent one.  Then an op by the key's
+ * state: a present key is erased with chance p_erase, else found, upserted
+ * or inserted (EXISTED); an absent key is inserted or upserted with chance
+ * p_insert, else found or erased (both NOT_FOUND).  The chances steer the
+ * live count (main.c); the oracle applies the element at once and records
+ * the result and value hive must give. */
 #include "soak.h"
 
 #include <string.h>
@@ -39,6 +39,34 @@ static unsigned pick_op(const soak_run *r, ht_rng *rng, int present)
     return ht_rng_below(rng, 5) < 3 ? HIVE_OP_FIND : HIVE_OP_ERASE;
 }
 
+/* A position in the slice's order (perm) whose key the batch has not met:
+ * among the first `live` (the present keys) or the others.  When a few
+ * tries on that side meet only keys of the batch, any key of the slice will
+ * do (a batch holds at most an eighth of them). */
+static uint64_t draw(const soak_run *r, ht_rng *rng, const uint32_t *perm, uint64_t n,
+                     uint64_t live)
+{
+    int present = ht_rng_chance(rng, r->p_present);
+    uint64_t from = present ? 0 : live, len = present ? live : n - live;
+    for (int tries = 0; tries < 16 && len > 0; tries++) {
+        uint64_t p = from + ht_rng_below(rng, len);
+        if (r->u.slots[perm[p]].stamp != r->stamp)
+            return p;
+    }
+    for (;;) {
+        uint64_t p = ht_rng_below(rng, n);
+        if (r->u.slots[perm[p]].stamp != r->stamp)
+            return p;
+    }
+}
+
+static void swap(uint32_t *perm, uint64_t a, uint64_t b)
+{
+    uint32_t x = perm[a];
+    perm[a] = perm[b];
+    perm[b] = x;
+}
+
 static void generate_slice(void *arg, unsigned s)
 {
     soak_run *r = arg;
@@ -49,16 +77,12 @@ static void generate_slice(void *arg, unsigned s)
     ht_rng rng;
     uint64_t x = r->seed ^ (r->batch_no * SOAK_SLICES + s);
     ht_rng_seed(&rng, ht_splitmix64(&x));
-    uint64_t keys_per_slice = r->u.mutable_n / SOAK_SLICES;
-    int64_t delta = 0;
+    uint64_t n = r->u.mutable_n / SOAK_SLICES, live = r->u.live[s];
+    uint32_t *perm = r->u.perm + s * n;
     memset(b->results + first, HT_FLAG_POISON, end - first);
     for (uint64_t i = first; i < end; i++) {
-        uint64_t idx;
-        soak_slot *slot;
-        do {
-            idx = s + SOAK_SLICES * ht_rng_below(&rng, keys_per_slice);
-            slot = &r->u.slots[idx];
-        } while (slot->stamp == r->stamp);
+        uint64_t p = draw(r, &rng, perm, n, live), idx = perm[p];
+        soak_slot *slot = &r->u.slots[idx];
         slot->stamp = r->stamp;
         unsigned op = pick_op(r, &rng, slot->present);
         uint64_t v = ht_random_value(t, &rng);
@@ -66,12 +90,16 @@ static void generate_slice(void *arg, unsigned s)
         ht_put(t, b->values, i, v);
         b->ops[i] = (uint8_t)op;
         unsigned result = soak_oracle_apply(slot, op, &v, r->mode, t->value_mask);
-        delta += (result == HIVE_RESULT_INSERTED) - (result == HIVE_RESULT_ERASED);
+        if (result == HIVE_RESULT_INSERTED) /* to the end of the present keys */
+            swap(perm, p, live++);
+        else if (result == HIVE_RESULT_ERASED) /* to the start of the absent ones */
+            swap(perm, p, --live);
         r->want_result[i] = (uint8_t)result;
         r->want_value[i] = v;
         r->index[i] = (uint32_t)idx;
     }
-    r->delta[s] = delta;
+    r->delta[s] = (int64_t)live - (int64_t)r->u.live[s];
+    r->u.live[s] = live;
 }
 
 static void check_slice(void *arg, unsigned s)

@@ -11,9 +11,12 @@
  *
  * Slices.  A mixed batch is generated and checked by SOAK_SLICES host threads
  * at once: slice s owns the mutable indices i with i % SOAK_SLICES == s, so
- * the slices update the oracle without sharing a slot.  The slice count is
- * fixed (not the machine's core count) so that a seed names the same run on
- * every machine. */
+ * the slices update the oracle without sharing a slot.  Each slice keeps its
+ * indices in an order with the present keys first (perm, live), so that an
+ * element can draw a present or an absent key directly, however few of
+ * either there are: a uniform draw from the universe would mostly miss the
+ * keys of a small table.  The slice count is fixed (not the machine's core
+ * count) so that a seed names the same run on every machine. */
 #ifndef SOAK_H
 #define SOAK_H
 
@@ -52,6 +55,10 @@ typedef struct soak_universe {
     uint64_t stable_n;
     uint64_t absent_n;
     soak_slot *slots;   /* host, (mutable_n + stable_n) */
+    uint32_t *perm;     /* host, (mutable_n): slice s's mutable indices at
+                           [s * mutable_n / SOAK_SLICES, +mutable_n / SOAK_SLICES),
+                           its live[s] present ones first */
+    uint64_t live[SOAK_SLICES];
 } soak_universe;
 
 void soak_universe_init(soak_universe *u, const ht_target *t, uint64_t seed, uint64_t mutable_n,
@@ -119,6 +126,7 @@ typedef struct soak_run {
     uint64_t *want_value;  /* host, (batch.cap): a found value, else the input untouched */
     uint32_t *index;       /* host, (batch.cap): each element's key index */
     hive_combine mode;     /* of the batch's UPSERTs */
+    double p_present;      /* chance that an element draws a present key */
     double p_insert;       /* chance that an absent key is inserted */
     double p_erase;        /* chance that a present key is erased */
     int64_t delta[SOAK_SLICES]; /* keys each slice's elements add (or remove) */
@@ -148,7 +156,7 @@ static inline void soak_mismatches(soak_run *r, uint64_t n)
 }
 
 /* mixed.c: generates the next batch of n distinct keys from the oracle with
- * r->mode, r->p_insert and r->p_erase (updating the oracle and r->live),
+ * r->mode and the chances r->p_* (updating the oracle and r->live),
  * runs it through hive_apply, checks every element.  Adds the seconds spent
  * generating, in hive and checking to secs[0..2]. */
 void soak_mixed_batch(soak_run *r, size_t n, double secs[3]);
@@ -159,7 +167,7 @@ void soak_mixed_batch(soak_run *r, size_t n, double secs[3]);
 void soak_full_check_init(soak_run *r);
 void soak_full_check(soak_run *r, const char *where);
 void soak_full_check_free(soak_run *r);
-/* Sets every slot absent (after hive_clear). */
+/* Sets every key absent (after hive_clear). */
 void soak_oracle_clear(soak_run *r);
 
 /* finders.c: host threads, each with its own stream, that find the stable

@@ -105,9 +105,16 @@ void soak_universe_init(soak_universe *u, const ht_target *t, uint64_t seed, uin
     u->stable_n = stable_n;
     u->absent_n = absent_n;
     u->slots = calloc(mutable_n + stable_n, sizeof *u->slots);
-    if (u->slots == NULL)
+    u->perm = malloc(mutable_n * sizeof *u->perm);
+    if (u->slots == NULL || u->perm == NULL)
         ht_fatal("no host memory for the oracle of %llu keys",
                  (unsigned long long)(mutable_n + stable_n));
+    uint64_t per_slice = mutable_n / SOAK_SLICES;
+    for (unsigned s = 0; s < SOAK_SLICES; s++) {
+        for (uint64_t j = 0; j < per_slice; j++)
+            u->perm[s * per_slice + j] = (uint32_t)(s + SOAK_SLICES * j);
+        u->live[s] = 0;
+    }
     /* The inverse is what the export check trusts: make sure it is one. */
     for (uint64_t i = 0; i < soak_total(u); i += 1 + soak_total(u) / 4096) {
         uint64_t k = soak_key(u, i);
@@ -120,6 +127,7 @@ void soak_universe_init(soak_universe *u, const ht_target *t, uint64_t seed, uin
 void soak_universe_free(soak_universe *u)
 {
     free(u->slots);
+    free(u->perm);
     memset(u, 0, sizeof *u);
 }
 

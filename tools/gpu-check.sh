@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
 # gpu-check: the one-shot run for a machine with a GPU (no network needed).
 # Builds for sm_90, runs every test with HIVE_REQUIRE_GPU=1 (a missing GPU
-# fails instead of skipping), runs the GPU tests under compute-sanitizer
-# (memcheck and racecheck, short inputs), then the quick benchmark.  Logs and
-# results go to build-gpu/gpu-check, and when $OUT is set (the device tool
-# brings back at most 8 files) into $OUT/gpu-check.tgz plus $OUT/summary.log.
-# Environment: BENCH_ARGS (default "quick"), SANITIZE=0 to skip the sanitizer.
+# fails instead of skipping), then the soak run (tests/soak/: 10^9 mixed ops
+# on KV32, 2 x 10^8 on KV64, each under a time limit), runs the GPU tests
+# under compute-sanitizer (memcheck and racecheck, short inputs), then the
+# quick benchmark.  Logs and results go to build-gpu/gpu-check, and when $OUT
+# is set (the device tool brings back at most 8 files) into
+# $OUT/gpu-check.tgz plus $OUT/summary.log.
+# Environment: BENCH_ARGS (default "quick"), SANITIZE=0 to skip the sanitizer;
+# SOAK=0 to skip the soak run, SOAK=only to run nothing but the build and the
+# soak run; SOAK_OPS (default 1e9) and SOAK_KV64_OPS (default 2e8) set its op
+# counts (0 leaves that width out), SOAK_LIMIT (default 540) its seconds per
+# width.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build=build-gpu
@@ -27,9 +33,39 @@ cat "$out/gpu.txt"
 # HIVE_COMMIT first: a copy of the tree (the device tool's) may carry an older .git.
 echo "${HIVE_COMMIT:-$(git rev-parse HEAD 2>/dev/null || echo unknown)}" >"$out/commit.txt"
 
-step "tests (HIVE_REQUIRE_GPU=1)"
-HIVE_REQUIRE_GPU=1 ctest --test-dir "$build" --output-on-failure -j 8 -LE slow 2>&1 | tee "$out/tests.log" | tail -25
-[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+soak_only=0
+[ "${SOAK:-1}" = only ] && soak_only=1
+
+if [ $soak_only = 0 ]; then
+  step "tests (HIVE_REQUIRE_GPU=1)"
+  HIVE_REQUIRE_GPU=1 ctest --test-dir "$build" --output-on-failure -j 8 -LE slow 2>&1 | tee "$out/tests.log" | tail -25
+  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+fi
+
+# The soak run, one width at a time, each under SOAK_LIMIT seconds: a run cut
+# short or failing fails the check.  Its log is soak-<width>.log; soak.txt
+# holds each run's summary line (or why there is none).
+soak() { # <width> <ops>
+  local limit=${SOAK_LIMIT:-540} log="$out/soak-$1.log"
+  step "soak $1: $2 ops (limit $limit s)"
+  HIVE_REQUIRE_GPU=1 timeout "$limit" "$build"/tests/hive-soak cuda "$1" --ops "$2" >"$log" 2>&1
+  local rc=$?
+  tail -4 "$log" | cut -c1-400
+  local line
+  line=$(grep -E "^soak cuda $1: [0-9]+ ops, " "$log" | tail -1)
+  if [ $rc -eq 124 ]; then
+    line="soak cuda $1: TIMED OUT after $limit s ($(grep -c "ops (" "$log") progress lines)"
+  elif [ $rc -ne 0 ]; then
+    line="soak cuda $1: FAILED, exit $rc${line:+ ($line)}"
+  fi
+  [ $rc -eq 0 ] || status=1
+  echo "$line" | tee -a "$out/soak.txt"
+}
+if [ "${SOAK:-1}" != 0 ]; then
+  : >"$out/soak.txt"
+  [ "${SOAK_OPS:-1e9}" != 0 ] && soak kv32 "${SOAK_OPS:-1e9}"
+  [ "${SOAK_KV64_OPS:-2e8}" != 0 ] && soak kv64 "${SOAK_KV64_OPS:-2e8}"
+fi
 
 # compute-sanitizer on the GPU suites that drive every kernel: the
 # adversarial race (one mixed batch per round), inserts, mixed batches, and
@@ -38,7 +74,7 @@ HIVE_REQUIRE_GPU=1 ctest --test-dir "$build" --output-on-failure -j 8 -LE slow 2
 # conformance suites that insert (the adversarial test did not finish in 70 s
 # under racecheck on the H200).  Each run has a time limit (SANITIZE_LIMIT
 # seconds): a run cut short is reported, and fails the check.
-if [ "${SANITIZE:-1}" != 0 ] && command -v compute-sanitizer >/dev/null; then
+if [ $soak_only = 0 ] && [ "${SANITIZE:-1}" != 0 ] && command -v compute-sanitizer >/dev/null; then
   for tool in memcheck racecheck; do
     step "compute-sanitizer --tool $tool"
     log="$out/sanitizer-$tool.log"
@@ -64,13 +100,18 @@ if [ "${SANITIZE:-1}" != 0 ] && command -v compute-sanitizer >/dev/null; then
   done
 fi
 
-step "hive-bench ${BENCH_ARGS:-quick}"
-# shellcheck disable=SC2086
-"$build"/bench/hive-bench ${BENCH_ARGS:-quick} --out "$out/results" 2>&1 | tee "$out/bench.log" | tail -60
-[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+if [ $soak_only = 0 ]; then
+  step "hive-bench ${BENCH_ARGS:-quick}"
+  # shellcheck disable=SC2086
+  "$build"/bench/hive-bench ${BENCH_ARGS:-quick} --out "$out/results" 2>&1 | tee "$out/bench.log" | tail -60
+  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+fi
 echo "gpu-check: $([ $status -eq 0 ] && echo PASSED || echo FAILED)"
 if [ -n "${OUT:-}" ]; then
   tar czf "$OUT/gpu-check.tgz" -C "$build" gpu-check
-  { cat "$out/gpu.txt"; tail -30 "$out/tests.log"; tail -80 "$out/bench.log"; } >"$OUT/summary.log" 2>&1
+  { cat "$out/gpu.txt"
+    [ -f "$out/tests.log" ] && tail -30 "$out/tests.log"
+    [ -f "$out/soak.txt" ] && cat "$out/soak.txt"
+    [ -f "$out/bench.log" ] && tail -80 "$out/bench.log"; } >"$OUT/summary.log" 2>&1
 fi
 exit $status

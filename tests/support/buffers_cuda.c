@@ -1,7 +1,8 @@
 /* buffers_cuda.c — table memory for CUDA tables: managed memory, which the
  * GPU can read and write and the host can fill and check between hive calls
- * (each hive call synchronises its stream before it returns).  Plain C over
- * the CUDA runtime API: no kernels here.  Built only with HIVE_WITH_CUDA. */
+ * (each hive call synchronises its stream before it returns), or mapped
+ * pinned host memory.  Plain C over the CUDA runtime API: no kernels here.
+ * Built only with HIVE_WITH_CUDA. */
 #include <cuda_runtime.h>
 #include <stdio.h>
 
@@ -28,6 +29,26 @@ void ht_cuda_free(void *p)
 {
     cudaDeviceSynchronize();
     cudaFree(p);
+}
+
+/* Pinned host memory mapped into the GPU's address space (with unified
+ * addressing the host pointer is the device pointer), for ht_target.memory
+ * HT_MEMORY_MAPPED. */
+void *ht_cuda_alloc_mapped(size_t bytes, char *why, size_t why_len)
+{
+    void *p = NULL;
+    cudaError_t e = cudaHostAlloc(&p, bytes, cudaHostAllocMapped | cudaHostAllocPortable);
+    if (e != cudaSuccess) {
+        snprintf(why, why_len, "cudaHostAlloc: %s", cudaGetErrorString(e));
+        return NULL;
+    }
+    return p;
+}
+
+void ht_cuda_free_mapped(void *p)
+{
+    cudaDeviceSynchronize();
+    cudaFreeHost(p);
 }
 
 /* A non-blocking stream, so that test threads each with their own launch

@@ -13,6 +13,8 @@
 /* buffers_cuda.c: managed memory, so the host can fill and read it too. */
 void *ht_cuda_alloc(size_t bytes, char *why, size_t why_len);
 void ht_cuda_free(void *p);
+void *ht_cuda_alloc_mapped(size_t bytes, char *why, size_t why_len);
+void ht_cuda_free_mapped(void *p);
 void *ht_cuda_stream_new(char *why, size_t why_len);
 void ht_cuda_stream_free(void *s);
 #endif
@@ -22,6 +24,7 @@ static _Atomic long long live_buffers;
 void ht_target_init(ht_target *t, hive_backend backend, hive_key_width width)
 {
     t->backend = backend;
+    t->memory = HT_MEMORY_MANAGED;
     t->width = width;
     t->backend_name = backend == HIVE_BACKEND_CUDA ? "cuda" : "cpu";
     t->width_name = width == HIVE_KV64 ? "kv64" : "kv32";
@@ -149,9 +152,11 @@ void *ht_alloc(const ht_target *t, size_t bytes)
     if (t->backend == HIVE_BACKEND_CUDA) {
 #ifdef HT_WITH_CUDA
         char why[256] = "";
-        p = ht_cuda_alloc(bytes, why, sizeof why);
+        int mapped = t->memory == HT_MEMORY_MAPPED;
+        p = mapped ? ht_cuda_alloc_mapped(bytes, why, sizeof why) : ht_cuda_alloc(bytes, why, sizeof why);
         if (p == NULL)
-            ht_fatal("cannot allocate %zu bytes of CUDA managed memory: %s", bytes, why);
+            ht_fatal("cannot allocate %zu bytes of CUDA %s memory: %s", bytes,
+                     mapped ? "mapped host" : "managed", why);
 #else
         ht_fatal("this test was built without CUDA: no CUDA table memory");
 #endif
@@ -172,7 +177,10 @@ void ht_free(const ht_target *t, void *p)
     atomic_fetch_sub(&live_buffers, 1);
 #ifdef HT_WITH_CUDA
     if (t->backend == HIVE_BACKEND_CUDA) {
-        ht_cuda_free(p);
+        if (t->memory == HT_MEMORY_MAPPED)
+            ht_cuda_free_mapped(p);
+        else
+            ht_cuda_free(p);
         return;
     }
 #else

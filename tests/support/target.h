@@ -1,7 +1,8 @@
 /* target.h — the backend and key width a test runs on, and "table memory":
  * arrays that the backend under test can read and write (host memory for a
- * CPU table, CUDA managed memory for a CUDA table), so that one test body
- * serves every backend.  Managed memory is also readable from the host once
+ * CPU table, CUDA managed memory for a CUDA table, or mapped pinned host
+ * memory where a test asks for it: ht_target.memory), so that one test body
+ * serves every backend.  Either kind is also readable from the host once
  * a hive call has returned (every hive call synchronises its stream).
  *
  * A CUDA run on a machine without a GPU skips (exit 77), unless the
@@ -14,8 +15,15 @@
 
 #include "hive.h"
 
+/* Where a CUDA table's test memory lives: managed memory (the default; pages
+ * move to whichever side touches them), or pinned host memory mapped for the
+ * GPU (no pages move: the GPU reads and writes it across the bus), for tests
+ * that fill every batch on the host and stream through many of them. */
+typedef enum ht_memory { HT_MEMORY_MANAGED = 0, HT_MEMORY_MAPPED = 1 } ht_memory;
+
 typedef struct ht_target {
     hive_backend backend;    /* HIVE_BACKEND_CPU or HIVE_BACKEND_CUDA */
+    ht_memory memory;        /* CUDA table memory; ht_target_init sets managed */
     hive_key_width width;    /* HIVE_KV32 or HIVE_KV64 */
     const char *backend_name; /* "cpu", "cuda" */
     const char *width_name;   /* "kv32", "kv64" */
@@ -56,7 +64,9 @@ void ht_require_backend(const ht_target *t);
 
 /* ---------------------------------------------------------------- table memory */
 
-/* `bytes` of table memory, filled with 0xA5 (never NULL: exits 1 instead). */
+/* `bytes` of table memory (of t->memory's kind for a CUDA table), filled
+ * with 0xA5 (never NULL: exits 1 instead).  Set t->memory before the first
+ * ht_alloc and keep it: ht_free frees by it. */
 void *ht_alloc(const ht_target *t, size_t bytes);
 void ht_free(const ht_target *t, void *p);
 /* Test buffers not yet freed (checked to be 0 by ht_finish). */

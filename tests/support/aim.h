@@ -1,0 +1,41 @@
+/* aim.h — keys aimed at buckets: keys of the target's width whose two
+ * candidate buckets both lie in a chosen range of buckets of a table's base
+ * index, hive_index_for(base), the index of a table created with `base`
+ * buckets (src/core/index.h).
+ *
+ * Every later index of that table refines the base one: bucket b of a grown
+ * table only holds hashes of base bucket b mod base, and merging never goes
+ * below the base.  So keys aimed at a few base buckets crowd those buckets
+ * at every size, and most of all when a shrink merges the table back to its
+ * base.
+ *
+ * A key is made from its hashes: a hash is drawn among those naming the
+ * wanted buckets and the key computed from it by running the hash functions
+ * backwards (src/hash/bithash.h: every step of them is a bijection of 32 or
+ * 64 bits).  A KV64 key so gets both of its hashes chosen; a KV32 key only
+ * its first, and keeps trying for the second (base / count tries a key).
+ * Every key returned is checked with the forward hashes and the index. */
+#ifndef HT_AIM_H
+#define HT_AIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "refmap.h"
+#include "rng.h"
+#include "target.h"
+
+/* Hash `which` (1 or 2) of key, as tables of the target's width compute it. */
+uint32_t ht_key_hash(const ht_target *t, uint64_t key, int which);
+
+/* The bucket that hash `which` of key names under hive_index_for(base). */
+uint64_t ht_base_bucket(const ht_target *t, uint64_t base, uint64_t key, int which);
+
+/* Fills out[0..n) with distinct non-reserved keys whose two base buckets both
+ * lie in [first, first + count), none of them in `taken`; adds each to
+ * `taken` (value 0), so that keys of several calls stay distinct.  Exits 1
+ * if the range holds too few keys for n. */
+void ht_aimed_keys(const ht_target *t, ht_rng *rng, uint64_t base, uint64_t first,
+                   uint64_t count, uint64_t *out, size_t n, ht_ref *taken);
+
+#endif

@@ -4,6 +4,7 @@
  * table is created. */
 #include <stdint.h>
 
+#include "alloc.h"
 #include "cuda_check.h"
 #include "dict_kernels.cuh"
 #include "table.h"
@@ -59,12 +60,16 @@ static unsigned grid_for(const hive_dict *d, const void *kernel, uint64_t n, uin
     return grid_for_at_most(d, kernel, n, lanes, 1 << 30);
 }
 
+/* Queues a call's kernels on its stream; returns the first launch that
+ * failed. */
+typedef hive_status (*hive_launcher)(void *ctx, uint64_t *counters);
+
 /* Zeroes a counter block, runs `launch`, copies the counters back and waits.
  * Each call takes its own block from the table's small pool, so concurrent
- * calls on several streams do not share counters. */
-static hive_status with_counters(hive_dict *d, cudaStream_t s, const char *call,
-                                 void (*launch)(void *ctx, uint64_t *counters), void *ctx,
-                                 uint64_t out[HIVE_CTR_COUNT])
+ * calls on several streams do not share counters.  `injectable`: the
+ * read-back is a resize step (alloc.h, HIVE_TEST_FAIL_RESIZE_STEP). */
+static hive_status with_counters(hive_dict *d, cudaStream_t s, const char *call, hive_launcher launch,
+                                 void *ctx, int injectable, uint64_t out[HIVE_CTR_COUNT])
 {
     unsigned slot = 0;
     for (unsigned round = 0;; round++) {
@@ -80,10 +85,11 @@ static hive_status with_counters(hive_dict *d, cudaStream_t s, const char *call,
     uint64_t *host = d->host_counters + (uint64_t)slot * HIVE_CTR_COUNT;
     hive_status st = hive_cuda_status(cudaMemsetAsync(dev, 0, HIVE_CTR_COUNT * sizeof(uint64_t), s),
                                       call, "cudaMemsetAsync(counters)");
-    if (st == HIVE_SUCCESS) {
-        launch(ctx, dev);
-        st = hive_cuda_status(cudaGetLastError(), call, "kernel launch");
-    }
+    if (st == HIVE_SUCCESS)
+        st = launch(ctx, dev);
+    if (st == HIVE_SUCCESS && injectable && hive_resize_step_should_fail())
+        st = hive_fail(HIVE_ERROR_CUDA, call, "reading the counters back: injected failure "
+                                              "(HIVE_TEST_FAIL_RESIZE_STEP)");
     if (st == HIVE_SUCCESS)
         st = hive_cuda_status(cudaMemcpyAsync(host, dev, HIVE_CTR_COUNT * sizeof(uint64_t),
                                               cudaMemcpyDeviceToHost, s),
@@ -108,14 +114,14 @@ typedef struct batch_launch {
     uint32_t *full_hint; /* room for the deferred kernels' full bits, or NULL */
 } batch_launch;
 
-static void launch_batch(void *ctx, uint64_t *counters)
+static hive_status launch_batch(void *ctx, uint64_t *counters)
 {
     const batch_launch *l = (const batch_launch *)ctx;
     uint64_t n = l->batch->n;
     l->kernel<<<grid_for_at_most(l->d, (const void *)l->kernel, n, l->lanes, l->max_per_sm), HIVE_THREADS,
                 0, l->stream>>>(l->d->view, *l->batch, counters);
     if (l->deferred == NULL)
-        return;
+        return hive_cuda_status(cudaGetLastError(), "hive batch (CUDA)", "kernel launch");
     /* The hint kernel takes the full bits for this batch, or clears them. */
     hive_view hinted = l->d->view;
     hinted.full_hint = l->full_hint;
@@ -129,6 +135,7 @@ static void launch_batch(void *ctx, uint64_t *counters)
         hinted, *l->batch, counters);
     l->deferred_deep<<<grid_for(l->d, (const void *)l->deferred_deep, n, 1), HIVE_THREADS, 0,
                        l->stream>>>(hinted, *l->batch, counters);
+    return hive_cuda_status(cudaGetLastError(), "hive batch (CUDA)", "kernel launch");
 }
 
 extern "C" hive_status hive_dict_run(hive_table *t, const hive_batch *b, hive_batch_outcome *out,
@@ -170,7 +177,7 @@ extern "C" hive_status hive_dict_run(hive_table *t, const hive_batch *b, hive_ba
     batch_launch l = {kernel, defers ? k->deferred : NULL, defers ? k->deferred_deep : NULL, d, d->lanes,
                       max_per_sm, (cudaStream_t)stream, b, (uint32_t *)hint};
     uint64_t c[HIVE_CTR_COUNT];
-    hive_status st = with_counters(d, (cudaStream_t)stream, "hive batch (CUDA)", launch_batch, &l, c);
+    hive_status st = with_counters(d, (cudaStream_t)stream, "hive batch (CUDA)", launch_batch, &l, 0, c);
     if (hint != NULL)
         cudaFreeAsync(hint, (cudaStream_t)stream);
     HIVE_TRY(st);
@@ -198,7 +205,7 @@ extern "C" hive_status hive_dict_retry_full(hive_table *t, const hive_batch *b, 
     hive_dict *d = (hive_dict *)t->impl;
     batch_launch l = {d->kernels->retry, NULL, NULL, d, 1, 1 << 30, (cudaStream_t)stream, b, NULL};
     uint64_t c[HIVE_CTR_COUNT];
-    HIVE_TRY(with_counters(d, (cudaStream_t)stream, "hive batch retry (CUDA)", launch_batch, &l, c));
+    HIVE_TRY(with_counters(d, (cudaStream_t)stream, "hive batch retry (CUDA)", launch_batch, &l, 0, c));
     out->inserted = c[HIVE_CTR_INSERTED];
     out->full = c[HIVE_CTR_FULL];
     for (int s = 0; s < 4; s++)
@@ -254,11 +261,12 @@ typedef struct count_launch {
     const hive_batch *batch;
 } count_launch;
 
-static void launch_count(void *ctx, uint64_t *counters)
+static hive_status launch_count(void *ctx, uint64_t *counters)
 {
     const count_launch *l = (const count_launch *)ctx;
     hive_count_inserts_kernel<<<l->grid, HIVE_THREADS, 0, l->stream>>>(l->batch->ops, l->batch->n,
                                                                        counters);
+    return hive_cuda_status(cudaGetLastError(), "hive_apply (CUDA)", "kernel launch");
 }
 
 extern "C" hive_status hive_dict_count_inserts(hive_table *t, const hive_batch *b, uint64_t *count,
@@ -268,7 +276,7 @@ extern "C" hive_status hive_dict_count_inserts(hive_table *t, const hive_batch *
     unsigned grid = grid_for(d, (const void *)hive_count_inserts_kernel, (b->n + 15) / 16, 1);
     count_launch l = {grid, (cudaStream_t)stream, b};
     uint64_t c[HIVE_CTR_COUNT];
-    HIVE_TRY(with_counters(d, (cudaStream_t)stream, "hive_apply (CUDA)", launch_count, &l, c));
+    HIVE_TRY(with_counters(d, (cudaStream_t)stream, "hive_apply (CUDA)", launch_count, &l, 0, c));
     *count = c[HIVE_CTR_INSERTED];
     return HIVE_SUCCESS;
 }
@@ -311,16 +319,23 @@ typedef struct resize_launch {
 } resize_launch;
 
 /* One launch per batch of K = config.resize_batch buckets (or stash slots),
- * queued together: the stream waits once, when the counters come back. */
-static void launch_resize(void *ctx, uint64_t *counters)
+ * queued together: the stream waits once, when the counters come back.
+ * Each launch is a resize step (alloc.h, HIVE_TEST_FAIL_RESIZE_STEP). */
+static hive_status launch_resize(void *ctx, uint64_t *counters)
 {
     const resize_launch *l = (const resize_launch *)ctx;
     for (uint64_t at = l->begin; at < l->end; at += l->batch) {
         uint64_t end = l->end - at < l->batch ? l->end : at + l->batch;
+        if (hive_resize_step_should_fail())
+            return hive_fail(HIVE_ERROR_CUDA, "hive resize (CUDA)",
+                             "launching resize op %d over [%llu, %llu): injected failure "
+                             "(HIVE_TEST_FAIL_RESIZE_STEP)",
+                             (int)l->op, (unsigned long long)at, (unsigned long long)end);
         hive_resize_kernel k = l->d->kernels->resize;
         k<<<grid_for(l->d, (const void *)k, end - at, 1), HIVE_THREADS, 0, l->stream>>>(
             (int)l->op, l->d->view, l->to != NULL ? *l->to : l->d->view, l->ix, at, end, counters);
     }
+    return hive_cuda_status(cudaGetLastError(), "hive resize (CUDA)", "kernel launch");
 }
 
 extern "C" hive_status hive_dict_resize_op(hive_dict *d, hive_resize_op op, const hive_view *to,
@@ -332,7 +347,7 @@ extern "C" hive_status hive_dict_resize_op(hive_dict *d, hive_resize_op op, cons
         return HIVE_SUCCESS;
     resize_launch l = {d, op, to, ix, begin, end, d->resize_batch, (cudaStream_t)stream};
     uint64_t c[HIVE_CTR_COUNT];
-    HIVE_TRY(with_counters(d, (cudaStream_t)stream, "hive resize (CUDA)", launch_resize, &l, c));
+    HIVE_TRY(with_counters(d, (cudaStream_t)stream, "hive resize (CUDA)", launch_resize, &l, 1, c));
     *result = c[HIVE_CTR_INSERTED];
     return HIVE_SUCCESS;
 }
@@ -347,7 +362,7 @@ typedef struct export_launch {
     uint64_t capacity;
 } export_launch;
 
-static void launch_export(void *ctx, uint64_t *counters)
+static hive_status launch_export(void *ctx, uint64_t *counters)
 {
     const export_launch *l = (const export_launch *)ctx;
     const hive_dict *d = l->d;
@@ -357,6 +372,7 @@ static void launch_export(void *ctx, uint64_t *counters)
     if (d->view.stash_buckets != 0)
         k<<<l->grid, HIVE_THREADS, 0, l->stream>>>(d->view.stash, d->view.stash_buckets * d->bucket_slots,
                                                   l->keys, l->values, l->capacity, counters);
+    return hive_cuda_status(cudaGetLastError(), "hive_export (CUDA)", "kernel launch");
 }
 
 extern "C" hive_status hive_dict_export(hive_dict *d, uint64_t capacity, void *keys, void *values,
@@ -365,7 +381,7 @@ extern "C" hive_status hive_dict_export(hive_dict *d, uint64_t capacity, void *k
     unsigned grid = grid_for(d, (const void *)d->kernels->export_pairs, d->buckets * d->bucket_slots, 1);
     export_launch l = {grid, (cudaStream_t)stream, d, keys, values, capacity};
     uint64_t c[HIVE_CTR_COUNT];
-    HIVE_TRY(with_counters(d, (cudaStream_t)stream, "hive_export (CUDA)", launch_export, &l, c));
+    HIVE_TRY(with_counters(d, (cudaStream_t)stream, "hive_export (CUDA)", launch_export, &l, 0, c));
     *count = c[HIVE_CTR_INSERTED];
     if (*count > capacity)
         return hive_fail(HIVE_ERROR_INTERNAL, "hive_export (CUDA)",

@@ -75,11 +75,15 @@ typedef struct rf_child {
 
 /* ---------------------------------------------------------------- checks */
 
-/* The table holds exactly k->ref. */
+/* The table holds exactly k->ref; prints its size and capacity. */
 static void expect_table(rf_child *k, const char *where)
 {
     ht_expect_contents(k->t, k->table, &k->ref, where);
     ht_expect_finds(k->t, k->table, &k->ref, &k->scratch, where);
+    hive_stats st;
+    HT_MUST(hive_stats_get(k->table, &st));
+    printf("  after %s: %llu keys, capacity %llu\n", where, (unsigned long long)st.size,
+           (unsigned long long)st.capacity);
 }
 
 /* Judges a call's status: 0 if it succeeded, 1 if it failed as the injected
@@ -138,12 +142,12 @@ static void insert_new(rf_child *k, size_t n, const char *what)
     ht_expect_absent(k->t, k->table, k->spare, absent, &k->scratch, what);
 }
 
-/* Erases every live key but one in `keep_one_in` (with results). */
-static void erase_most(rf_child *k, size_t keep_one_in, const char *what)
+/* Erases `num` of every `den` live keys (with results). */
+static void erase_some(rf_child *k, size_t num, size_t den, const char *what)
 {
     size_t n = 0, j = 0;
     for (size_t i = 0; i < k->ref.cap; i++)
-        if (k->ref.state[i] == HT_REF_LIVE && j++ % keep_one_in != 0)
+        if (k->ref.state[i] == HT_REF_LIVE && j++ % den < num)
             k->spare[n++] = k->ref.keys[i];
     ht_context("%s: erase %zu of %zu keys", what, n, ht_ref_size(&k->ref));
     k->b.n = n;
@@ -214,22 +218,25 @@ static int child(const ht_target *t, const rf_opts *o)
     ht_batch_init(&k.scratch, t, 4096);
 
     /* Growth by inserts (the table doubles, or more), by hive_reserve (to a
-     * size part way through a round), a shrink by erases (merging through
-     * several rounds), and the same again. */
+     * size part way through a round), shrinks by erases that leave the table
+     * nearly empty (sparse merges through several rounds) and one that
+     * leaves it just under min_load_factor (merged buckets that cannot hold
+     * all their pairs: the rest are rehomed), and growth again. */
     insert_new(&k, n / 4, "first insert");
     insert_new(&k, 3 * n / 4, "insert that grows the table");
     reserve(&k, 3 * n, "reserve");
-    erase_most(&k, 10, "erase that shrinks the table");
+    erase_some(&k, 9, 10, "erase that shrinks the table");
     insert_new(&k, 3 * n / 2, "insert that grows it again");
-    erase_most(&k, 20, "erase that shrinks it again");
+    erase_some(&k, 19, 20, "erase that shrinks it again");
     reserve(&k, 2 * n, "reserve again");
     insert_new(&k, n / 2, "insert into reserved room");
+    erase_some(&k, 1, 4, "erase that shrinks a fuller table");
     int failed = k.failures != 0;
     if (failed) {
         /* The table works on after the failure, resizes included. */
         insert_new(&k, n / 2, "insert after the failure");
         reserve(&k, 4 * n, "reserve after the failure");
-        erase_most(&k, 10, "erase after the failure");
+        erase_some(&k, 9, 10, "erase after the failure");
     }
     hive_stats st;
     ht_expect_stats(t, k.table, &k.config, &st, "at the end");
@@ -239,8 +246,8 @@ static int child(const ht_target *t, const rf_opts *o)
     /* The sequence resizes as it says it does (growth by one insert may
      * split through two rounds in one resize). */
     if (!failed)
-        HT_CHECK(st.grows >= 4 && st.shrinks >= 2, "%llu grows and %llu shrinks: the sequence "
-                 "should grow at least 4 times and shrink twice", (unsigned long long)st.grows,
+        HT_CHECK(st.grows >= 4 && st.shrinks >= 3, "%llu grows and %llu shrinks: the sequence "
+                 "should grow at least 4 times and shrink 3 times", (unsigned long long)st.grows,
                  (unsigned long long)st.shrinks);
 
     ht_batch_free(&k.scratch);

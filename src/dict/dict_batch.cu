@@ -60,16 +60,27 @@ static unsigned grid_for(const hive_dict *d, const void *kernel, uint64_t n, uin
     return grid_for_at_most(d, kernel, n, lanes, 1 << 30);
 }
 
-/* Queues a call's kernels on its stream; returns the first launch that
- * failed. */
+/* Queues a call's kernels on its stream, stopping at the first launch that
+ * fails; returns that failure (the launches before it stay queued). */
 typedef hive_status (*hive_launcher)(void *ctx, uint64_t *counters);
 
-/* Zeroes a counter block, runs `launch`, copies the counters back and waits.
- * Each call takes its own block from the table's small pool, so concurrent
- * calls on several streams do not share counters.  `injectable`: the
- * read-back is a resize step (alloc.h, HIVE_TEST_FAIL_RESIZE_STEP). */
+/* The status of the launch just made. */
+static hive_status launched(const char *call)
+{
+    return hive_cuda_status(cudaGetLastError(), call, "kernel launch");
+}
+
+/* Zeroes a counter block, runs `launch`, copies the counters back, and waits
+ * for the stream whatever failed: when it returns, no kernel of the call
+ * still runs (a resize keeps or undoes a step by what ran, and a counter
+ * block goes back to the pool only when no kernel writes it), unless the
+ * wait itself failed (the GPU's context is lost, as a rule): *finished, if
+ * not NULL, says which.  out[] is set on success.  Each call takes its own
+ * block from the table's small pool, so concurrent calls on several streams
+ * do not share counters.  `injectable`: the read-back is a resize step
+ * (alloc.h, HIVE_TEST_FAIL_RESIZE_STEP). */
 static hive_status with_counters(hive_dict *d, cudaStream_t s, const char *call, hive_launcher launch,
-                                 void *ctx, int injectable, uint64_t out[HIVE_CTR_COUNT])
+                                 void *ctx, int injectable, uint64_t out[HIVE_CTR_COUNT], int *finished)
 {
     unsigned slot = 0;
     for (unsigned round = 0;; round++) {
@@ -94,8 +105,13 @@ static hive_status with_counters(hive_dict *d, cudaStream_t s, const char *call,
         st = hive_cuda_status(cudaMemcpyAsync(host, dev, HIVE_CTR_COUNT * sizeof(uint64_t),
                                               cudaMemcpyDeviceToHost, s),
                               call, "cudaMemcpyAsync(counters)");
+    cudaError_t waited = cudaStreamSynchronize(s);
+    if (finished != NULL)
+        *finished = waited == cudaSuccess;
     if (st == HIVE_SUCCESS)
-        st = hive_cuda_status(cudaStreamSynchronize(s), call, "cudaStreamSynchronize");
+        st = hive_cuda_status(waited, call, "cudaStreamSynchronize");
+    else if (waited != cudaSuccess)
+        cudaGetLastError(); /* the first failure is the one reported */
     if (st == HIVE_SUCCESS)
         for (int c = 0; c < HIVE_CTR_COUNT; c++)
             out[c] = host[c];
@@ -117,11 +133,13 @@ typedef struct batch_launch {
 static hive_status launch_batch(void *ctx, uint64_t *counters)
 {
     const batch_launch *l = (const batch_launch *)ctx;
+    static const char call[] = "hive batch (CUDA)";
     uint64_t n = l->batch->n;
     l->kernel<<<grid_for_at_most(l->d, (const void *)l->kernel, n, l->lanes, l->max_per_sm), HIVE_THREADS,
                 0, l->stream>>>(l->d->view, *l->batch, counters);
+    HIVE_TRY(launched(call));
     if (l->deferred == NULL)
-        return hive_cuda_status(cudaGetLastError(), "hive batch (CUDA)", "kernel launch");
+        return HIVE_SUCCESS;
     /* The hint kernel takes the full bits for this batch, or clears them. */
     hive_view hinted = l->d->view;
     hinted.full_hint = l->full_hint;
@@ -129,13 +147,15 @@ static hive_status launch_batch(void *ctx, uint64_t *counters)
         hive_batch_kernel hint = l->d->kernels->full_hint;
         hint<<<grid_for(l->d, (const void *)hint, l->d->buckets, 1), HIVE_THREADS, 0, l->stream>>>(
             hinted, *l->batch, counters);
+        HIVE_TRY(launched(call));
     }
     /* Each returns at once when the counters say nothing was left to it. */
     l->deferred<<<grid_for(l->d, (const void *)l->deferred, n, 1), HIVE_THREADS, 0, l->stream>>>(
         hinted, *l->batch, counters);
+    HIVE_TRY(launched(call));
     l->deferred_deep<<<grid_for(l->d, (const void *)l->deferred_deep, n, 1), HIVE_THREADS, 0,
                        l->stream>>>(hinted, *l->batch, counters);
-    return hive_cuda_status(cudaGetLastError(), "hive batch (CUDA)", "kernel launch");
+    return launched(call);
 }
 
 extern "C" hive_status hive_dict_run(hive_table *t, const hive_batch *b, hive_batch_outcome *out,
@@ -177,7 +197,7 @@ extern "C" hive_status hive_dict_run(hive_table *t, const hive_batch *b, hive_ba
     batch_launch l = {kernel, defers ? k->deferred : NULL, defers ? k->deferred_deep : NULL, d, d->lanes,
                       max_per_sm, (cudaStream_t)stream, b, (uint32_t *)hint};
     uint64_t c[HIVE_CTR_COUNT];
-    hive_status st = with_counters(d, (cudaStream_t)stream, "hive batch (CUDA)", launch_batch, &l, 0, c);
+    hive_status st = with_counters(d, (cudaStream_t)stream, "hive batch (CUDA)", launch_batch, &l, 0, c, NULL);
     if (hint != NULL)
         cudaFreeAsync(hint, (cudaStream_t)stream);
     HIVE_TRY(st);
@@ -205,7 +225,7 @@ extern "C" hive_status hive_dict_retry_full(hive_table *t, const hive_batch *b, 
     hive_dict *d = (hive_dict *)t->impl;
     batch_launch l = {d->kernels->retry, NULL, NULL, d, 1, 1 << 30, (cudaStream_t)stream, b, NULL};
     uint64_t c[HIVE_CTR_COUNT];
-    HIVE_TRY(with_counters(d, (cudaStream_t)stream, "hive batch retry (CUDA)", launch_batch, &l, 0, c));
+    HIVE_TRY(with_counters(d, (cudaStream_t)stream, "hive batch retry (CUDA)", launch_batch, &l, 0, c, NULL));
     out->inserted = c[HIVE_CTR_INSERTED];
     out->full = c[HIVE_CTR_FULL];
     for (int s = 0; s < 4; s++)
@@ -266,7 +286,7 @@ static hive_status launch_count(void *ctx, uint64_t *counters)
     const count_launch *l = (const count_launch *)ctx;
     hive_count_inserts_kernel<<<l->grid, HIVE_THREADS, 0, l->stream>>>(l->batch->ops, l->batch->n,
                                                                        counters);
-    return hive_cuda_status(cudaGetLastError(), "hive_apply (CUDA)", "kernel launch");
+    return launched("hive_apply (CUDA)");
 }
 
 extern "C" hive_status hive_dict_count_inserts(hive_table *t, const hive_batch *b, uint64_t *count,
@@ -276,7 +296,7 @@ extern "C" hive_status hive_dict_count_inserts(hive_table *t, const hive_batch *
     unsigned grid = grid_for(d, (const void *)hive_count_inserts_kernel, (b->n + 15) / 16, 1);
     count_launch l = {grid, (cudaStream_t)stream, b};
     uint64_t c[HIVE_CTR_COUNT];
-    HIVE_TRY(with_counters(d, (cudaStream_t)stream, "hive_apply (CUDA)", launch_count, &l, 0, c));
+    HIVE_TRY(with_counters(d, (cudaStream_t)stream, "hive_apply (CUDA)", launch_count, &l, 0, c, NULL));
     *count = c[HIVE_CTR_INSERTED];
     return HIVE_SUCCESS;
 }
@@ -316,6 +336,7 @@ typedef struct resize_launch {
     hive_index ix;
     uint64_t begin, end, batch;
     cudaStream_t stream;
+    uint64_t queued; /* the launches made cover [begin, queued) */
 } resize_launch;
 
 /* One launch per batch of K = config.resize_batch buckets (or stash slots),
@@ -323,7 +344,7 @@ typedef struct resize_launch {
  * Each launch is a resize step (alloc.h, HIVE_TEST_FAIL_RESIZE_STEP). */
 static hive_status launch_resize(void *ctx, uint64_t *counters)
 {
-    const resize_launch *l = (const resize_launch *)ctx;
+    resize_launch *l = (resize_launch *)ctx;
     for (uint64_t at = l->begin; at < l->end; at += l->batch) {
         uint64_t end = l->end - at < l->batch ? l->end : at + l->batch;
         if (hive_resize_step_should_fail())
@@ -334,22 +355,29 @@ static hive_status launch_resize(void *ctx, uint64_t *counters)
         hive_resize_kernel k = l->d->kernels->resize;
         k<<<grid_for(l->d, (const void *)k, end - at, 1), HIVE_THREADS, 0, l->stream>>>(
             (int)l->op, l->d->view, l->to != NULL ? *l->to : l->d->view, l->ix, at, end, counters);
+        HIVE_TRY(launched("hive resize (CUDA)"));
+        l->queued = end;
     }
-    return hive_cuda_status(cudaGetLastError(), "hive resize (CUDA)", "kernel launch");
+    return HIVE_SUCCESS;
 }
 
 extern "C" hive_status hive_dict_resize_op(hive_dict *d, hive_resize_op op, const hive_view *to,
                                            hive_index ix, uint64_t begin, uint64_t end,
-                                           uint64_t *result, hive_stream stream)
+                                           hive_resize_outcome *out, hive_stream stream)
 {
-    *result = 0;
+    out->finished = 1;
+    out->done = begin;
+    out->count = 0;
     if (begin >= end)
         return HIVE_SUCCESS;
-    resize_launch l = {d, op, to, ix, begin, end, d->resize_batch, (cudaStream_t)stream};
+    resize_launch l = {d, op, to, ix, begin, end, d->resize_batch, (cudaStream_t)stream, begin};
     uint64_t c[HIVE_CTR_COUNT];
-    HIVE_TRY(with_counters(d, (cudaStream_t)stream, "hive resize (CUDA)", launch_resize, &l, 1, c));
-    *result = c[HIVE_CTR_INSERTED];
-    return HIVE_SUCCESS;
+    hive_status st = with_counters(d, (cudaStream_t)stream, "hive resize (CUDA)", launch_resize, &l, 1, c,
+                                   &out->finished);
+    out->done = l.queued;
+    if (st == HIVE_SUCCESS)
+        out->count = c[HIVE_CTR_INSERTED];
+    return st;
 }
 
 /* ---------------------------------------------------------------- export */
@@ -369,10 +397,12 @@ static hive_status launch_export(void *ctx, uint64_t *counters)
     hive_export_kernel k = d->kernels->export_pairs;
     k<<<l->grid, HIVE_THREADS, 0, l->stream>>>(d->view.slots, d->buckets * d->bucket_slots, l->keys,
                                               l->values, l->capacity, counters);
-    if (d->view.stash_buckets != 0)
-        k<<<l->grid, HIVE_THREADS, 0, l->stream>>>(d->view.stash, d->view.stash_buckets * d->bucket_slots,
-                                                  l->keys, l->values, l->capacity, counters);
-    return hive_cuda_status(cudaGetLastError(), "hive_export (CUDA)", "kernel launch");
+    if (d->view.stash_buckets == 0)
+        return launched("hive_export (CUDA)");
+    HIVE_TRY(launched("hive_export (CUDA)"));
+    k<<<l->grid, HIVE_THREADS, 0, l->stream>>>(d->view.stash, d->view.stash_buckets * d->bucket_slots,
+                                              l->keys, l->values, l->capacity, counters);
+    return launched("hive_export (CUDA)");
 }
 
 extern "C" hive_status hive_dict_export(hive_dict *d, uint64_t capacity, void *keys, void *values,
@@ -381,7 +411,7 @@ extern "C" hive_status hive_dict_export(hive_dict *d, uint64_t capacity, void *k
     unsigned grid = grid_for(d, (const void *)d->kernels->export_pairs, d->buckets * d->bucket_slots, 1);
     export_launch l = {grid, (cudaStream_t)stream, d, keys, values, capacity};
     uint64_t c[HIVE_CTR_COUNT];
-    HIVE_TRY(with_counters(d, (cudaStream_t)stream, "hive_export (CUDA)", launch_export, &l, 0, c));
+    HIVE_TRY(with_counters(d, (cudaStream_t)stream, "hive_export (CUDA)", launch_export, &l, 0, c, NULL));
     *count = c[HIVE_CTR_INSERTED];
     if (*count > capacity)
         return hive_fail(HIVE_ERROR_INTERNAL, "hive_export (CUDA)",

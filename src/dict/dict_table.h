@@ -59,6 +59,7 @@ typedef struct hive_dict {
     hive_vm lock_vm;
     uint64_t buckets;
     uint64_t bytes_held;
+    int broken; /* a failed resize could not be recovered from (dict_table.cu) */
     /* HIVE_COUNTER_BLOCKS blocks of HIVE_CTR_COUNT counters, one per call in
      * flight (calls may come from several host threads at once). */
     uint64_t *counters;      /* device */
@@ -86,10 +87,19 @@ hive_status hive_dict_count_inserts(hive_table *t, const hive_batch *b, uint64_t
                                     hive_stream stream);
 hive_status hive_dict_retry_full(hive_table *t, const hive_batch *b, hive_batch_outcome *out,
                                  hive_stream stream);
+/* What a resize op ran, also when it failed. */
+typedef struct hive_resize_outcome {
+    int finished;   /* the stream was waited for: nothing of the op still runs, and [begin, done) ran
+                     * (0 only when the wait failed: the GPU's context is lost, as a rule) */
+    uint64_t done;  /* the op's launches up to the first that failed covered [begin, done) */
+    uint64_t count; /* what it counts over [begin, end) (core/resize_body.h); 0 unless it succeeded */
+} hive_resize_outcome;
+
 /* Runs resize op `op` (core/resize_plan.h) over [begin, end) of d's view,
- * with index ix and second view `to`; *result: the sum of what it counts. */
+ * with index ix and second view `to`, in launches of d->resize_batch, and
+ * waits for them whatever fails; *out says what ran. */
 hive_status hive_dict_resize_op(hive_dict *d, hive_resize_op op, const hive_view *to, hive_index ix,
-                                uint64_t begin, uint64_t end, uint64_t *result, hive_stream stream);
+                                uint64_t begin, uint64_t end, hive_resize_outcome *out, hive_stream stream);
 /* Writes all live pairs to keys/values; *count receives their number. */
 hive_status hive_dict_export(hive_dict *d, uint64_t capacity, void *keys, void *values,
                              uint64_t *count, hive_stream stream);

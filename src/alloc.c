@@ -5,30 +5,31 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The number an injection variable holds, or -1 when it is unset or empty. */
-static long long injection_setting(const char *name)
-{
-    const char *v = getenv(name);
-    return (v != NULL && v[0] != '\0') ? atoll(v) : -1;
-}
-
-/* Reads the variable into *setting on first use (-2: not read yet). */
-static long long injection_load(_Atomic long long *setting, const char *name)
+/* Reads an injection variable, as `parse` turns it into a number, into
+ * *setting on first use (-2: not read yet). */
+static long long injection_load(_Atomic long long *setting, long long (*parse)(void))
 {
     long long value = atomic_load_explicit(setting, memory_order_relaxed);
     if (value == -2) {
         long long expected = -2;
-        atomic_compare_exchange_strong(setting, &expected, injection_setting(name));
+        atomic_compare_exchange_strong(setting, &expected, parse());
         value = atomic_load(setting);
     }
     return value;
+}
+
+/* HIVE_TEST_FAIL_ALLOC: allocations to let succeed; -1 when unset or empty. */
+static long long alloc_setting(void)
+{
+    const char *v = getenv("HIVE_TEST_FAIL_ALLOC");
+    return (v != NULL && v[0] != '\0') ? atoll(v) : -1;
 }
 
 static _Atomic long long allowed = -2; /* allocations left to succeed; -1: no limit */
 
 int hive_alloc_should_fail(void)
 {
-    long long left = injection_load(&allowed, "HIVE_TEST_FAIL_ALLOC");
+    long long left = injection_load(&allowed, alloc_setting);
     if (left < 0)
         return 0;
     while (left > 0) {
@@ -38,13 +39,28 @@ int hive_alloc_should_fail(void)
     return 1;
 }
 
-static _Atomic long long failing_step = -2; /* the resize step to fail; -1: none */
+/* HIVE_TEST_FAIL_RESIZE_STEP as one number: 2N for "N" (step N fails),
+ * 2N + 1 for "N+" (step N and every later one fail); -1 when unset. */
+static long long resize_step_setting(void)
+{
+    const char *v = getenv("HIVE_TEST_FAIL_RESIZE_STEP");
+    if (v == NULL || v[0] < '0' || v[0] > '9')
+        return -1;
+    char *end;
+    long long n = strtoll(v, &end, 10);
+    return 2 * n + (*end == '+');
+}
+
+static _Atomic long long failing_steps = -2; /* resize_step_setting() */
 static _Atomic long long steps_taken = 0;
 
 int hive_resize_step_should_fail(void)
 {
-    long long target = injection_load(&failing_step, "HIVE_TEST_FAIL_RESIZE_STEP");
-    return target >= 0 && atomic_fetch_add(&steps_taken, 1) == target;
+    long long setting = injection_load(&failing_steps, resize_step_setting);
+    if (setting < 0)
+        return 0;
+    long long step = atomic_fetch_add(&steps_taken, 1), first = setting / 2;
+    return setting % 2 ? step >= first : step == first;
 }
 
 void *hive_host_calloc(size_t count, size_t size)

@@ -7,7 +7,8 @@
  * (a kernel launch, the read-back of the counters its kernels summed) first
  * asks hive_resize_step_should_fail(): HIVE_TEST_FAIL_RESIZE_STEP=N fails
  * the step numbered N (from 0, counted over the process) and no other, so
- * that a test can see the table recover from it.
+ * that a test can see the table recover from it; =N+ fails step N and every
+ * later one, so that the recovery fails too.
  *
  * Each variable is read once per process; unset, a check costs one relaxed
  * atomic load. */

@@ -1,7 +1,7 @@
 /* resize_fail.c — a resize that fails part way, injected:
  *
  *   hive-resize-fail <cpu|cuda> <kv32|kv64> [--keys N] [--resize-batch K] [--stride S]
- *                    [--timeout T]
+ *                    [--timeout T] [--persistent]
  *
  * With HIVE_TEST_FAIL_RESIZE_STEP=N set, the library fails step number N of
  * its CUDA resizes (counted from 0 over the process: each kernel launch of a
@@ -28,6 +28,14 @@
  *     (a mark of a failed tidying left in a bucket's lock bit would make the
  *     next insert there spin forever).
  *
+ * With --persistent the children get HIVE_TEST_FAIL_RESIZE_STEP=N+: step N
+ * and every later one fail, so that the recovery from a failed step may fail
+ * too (an undone merge whose undo cannot be launched).  Then calls may keep
+ * failing, and after each failure the table must either hold exactly what
+ * the calls say, or be broken: every call but hive_clear and hive_destroy
+ * returns HIVE_ERROR_CUDA (at once, not hanging), and hive_clear makes it an
+ * empty table that takes inserts again.  At least one child must see that.
+ *
  * The sweep ends when RF_QUIET_CHILDREN children in a row saw no call fail:
  * N is then past the steps the sequence takes.  The CPU backend's resize
  * steps are loops on the host that cannot fail (its failures are out of
@@ -42,8 +50,11 @@
 #include "hivetest.h"
 
 #define RF_VAR "HIVE_TEST_FAIL_RESIZE_STEP"
-/* Exit code of a child in which no call failed (its checks passed). */
+/* Exit codes of a child whose checks passed beyond HT_EXIT_PASS (a call
+ * failed, the table recovered): no call failed; the table was broken, and
+ * hive_clear mended it (--persistent). */
 #define RF_CHILD_NO_FAILURE 4
+#define RF_CHILD_MENDED 5
 #define RF_QUIET_CHILDREN 3
 /* A sweep stops at this many failed children: each may have waited its
  * whole time limit. */
@@ -57,6 +68,7 @@ typedef struct rf_opts {
     uint32_t resize_batch;
     unsigned stride;
     unsigned timeout;
+    int persistent; /* children fail every step from N on */
 } rf_opts;
 
 /* One child's table, its reference, and the keys it has not used yet. */
@@ -70,7 +82,10 @@ typedef struct rf_child {
     uint64_t *pool;
     size_t pool_size, pool_used;
     uint64_t *spare; /* room for a batch's keys, on the host */
+    int persistent;  /* every step from N on fails */
     int failures;    /* calls that failed */
+    int mended;      /* the table was broken, and hive_clear mended it */
+    int stopped;     /* the sequence stops (after mending) */
 } rf_child;
 
 /* ---------------------------------------------------------------- checks */
@@ -99,8 +114,50 @@ static int call_failed(rf_child *k, hive_status s, const char *what)
              "%s failed with %s (%s): an injected resize step fails with HIVE_ERROR_CUDA or "
              "OUT_OF_MEMORY", what, hive_status_string(s), why);
     HT_CHECK(why[0] != '\0', "%s failed without an explanation", what);
-    HT_CHECK(k->failures == 0, "%s failed after an earlier call had: the step fails once", what);
+    HT_CHECK(k->persistent || k->failures == 0,
+             "%s failed after an earlier call had: the step fails once", what);
     k->failures++;
+    return 1;
+}
+
+static void insert_new(rf_child *k, size_t n, const char *what);
+
+/* After a failed call with --persistent: 0 if the table still works (the
+ * caller checks its contents); 1 if it is broken, which is checked: finds,
+ * exports, inserts, erases, stats and growth fail with HIVE_ERROR_CUDA, and
+ * hive_clear makes it an empty table that takes inserts again. */
+static int found_broken(rf_child *k, const char *what)
+{
+    if (!k->persistent)
+        return 0;
+    ht_batch *b = &k->b;
+    b->n = 1;
+    ht_put(k->t, b->keys, 0, k->pool[0]);
+    hive_status s = hive_find(k->table, 1, b->keys, b->values, b->found, b->stream);
+    if (s == HIVE_SUCCESS)
+        return 0;
+    printf("  the table is broken after %s: %s\n", what, hive_last_error());
+    HT_CHECK_STATUS(s, HIVE_ERROR_CUDA, "%s: a find after the failure", what);
+    if (!HT_CHECK(!k->mended, "%s: the table broke again after hive_clear mended it", what))
+        return 1;
+    uint64_t count = 0;
+    hive_stats st;
+    HT_CHECK_STATUS(hive_export(k->table, b->cap, b->keys, b->values, &count, NULL), HIVE_ERROR_CUDA,
+                    "%s: export from a broken table", what);
+    HT_CHECK_STATUS(hive_insert(k->table, 1, b->keys, b->values, HIVE_COMBINE_ASSIGN, b->results,
+                                b->stream),
+                    HIVE_ERROR_CUDA, "%s: insert into a broken table", what);
+    HT_CHECK_STATUS(hive_erase(k->table, 1, b->keys, b->results, b->stream), HIVE_ERROR_CUDA,
+                    "%s: erase from a broken table", what);
+    HT_CHECK_STATUS(hive_stats_get(k->table, &st), HIVE_ERROR_CUDA, "%s: stats of a broken table",
+                    what);
+    HT_CHECK_STATUS(hive_reserve(k->table, 1ull << 30, b->stream), HIVE_ERROR_CUDA,
+                    "%s: reserve in a broken table", what);
+    HT_CHECK_STATUS(hive_clear(k->table, b->stream), HIVE_SUCCESS, "%s: clear a broken table", what);
+    ht_ref_clear(&k->ref);
+    k->mended = 1;
+    insert_new(k, 100, "insert after hive_clear mended the table");
+    k->stopped = 1;
     return 1;
 }
 
@@ -109,6 +166,8 @@ static int call_failed(rf_child *k, hive_status s, const char *what)
 /* Inserts n new keys (ASSIGN, with results). */
 static void insert_new(rf_child *k, size_t n, const char *what)
 {
+    if (k->stopped)
+        return;
     ht_context("%s: insert %zu new keys into %zu", what, n, ht_ref_size(&k->ref));
     if (k->pool_used + n > k->pool_size)
         ht_fatal("%s: the key pool is too small", what);
@@ -138,6 +197,8 @@ static void insert_new(rf_child *k, size_t n, const char *what)
             HT_CHECK(0, "%s: key %llu of a new batch: result %s after %s", what,
                      (unsigned long long)keys[i], ht_result_name(r), hive_status_string(s));
     }
+    if (failed && found_broken(k, what))
+        return;
     expect_table(k, what);
     ht_expect_absent(k->t, k->table, k->spare, absent, &k->scratch, what);
 }
@@ -145,6 +206,8 @@ static void insert_new(rf_child *k, size_t n, const char *what)
 /* Erases `num` of every `den` live keys (with results). */
 static void erase_some(rf_child *k, size_t num, size_t den, const char *what)
 {
+    if (k->stopped)
+        return;
     size_t n = 0, j = 0;
     for (size_t i = 0; i < k->ref.cap; i++)
         if (k->ref.state[i] == HT_REF_LIVE && j++ % den < num)
@@ -167,18 +230,24 @@ static void erase_some(rf_child *k, size_t num, size_t den, const char *what)
             HT_CHECK(0, "%s: present key %llu: result %s after %s", what,
                      (unsigned long long)k->spare[i], ht_result_name(r), hive_status_string(s));
     }
+    if (failed && found_broken(k, what))
+        return;
     expect_table(k, what);
 }
 
 /* hive_reserve(keys): growth that changes no pair. */
 static void reserve(rf_child *k, uint64_t keys, const char *what)
 {
+    if (k->stopped)
+        return;
     ht_context("%s: reserve %llu keys holding %zu", what, (unsigned long long)keys,
                ht_ref_size(&k->ref));
     hive_stats before, after;
     HT_MUST(hive_stats_get(k->table, &before));
     hive_status s = hive_reserve(k->table, keys, k->b.stream);
     int failed = call_failed(k, s, what);
+    if (failed && found_broken(k, what))
+        return;
     HT_MUST(hive_stats_get(k->table, &after));
     HT_CHECK(after.capacity >= before.capacity, "%s: capacity %llu -> %llu", what,
              (unsigned long long)before.capacity, (unsigned long long)after.capacity);
@@ -204,6 +273,7 @@ static int child(const ht_target *t, const rf_opts *o)
     k.config.initial_capacity = 1024;
     k.config.resize_batch = o->resize_batch;
     k.config.threads = 2;
+    k.persistent = o->persistent;
     k.table = ht_open(t, &k.config);
     ht_rng_seed(&k.rng, 1000 + o->keys);
     size_t n = (size_t)o->keys;
@@ -232,7 +302,7 @@ static int child(const ht_target *t, const rf_opts *o)
     insert_new(&k, n / 2, "insert into reserved room");
     erase_some(&k, 1, 4, "erase that shrinks a fuller table");
     int failed = k.failures != 0;
-    if (failed) {
+    if (failed && !k.persistent) {
         /* The table works on after the failure, resizes included. */
         insert_new(&k, n / 2, "insert after the failure");
         reserve(&k, 4 * n, "reserve after the failure");
@@ -257,7 +327,9 @@ static int child(const ht_target *t, const rf_opts *o)
     free(k.pool);
     ht_close(k.table);
     int rc = ht_finish();
-    return rc == HT_EXIT_PASS && !failed ? RF_CHILD_NO_FAILURE : rc;
+    if (rc != HT_EXIT_PASS)
+        return rc;
+    return !failed ? RF_CHILD_NO_FAILURE : k.mended ? RF_CHILD_MENDED : HT_EXIT_PASS;
 }
 
 /* ---------------------------------------------------------------- the sweep */
@@ -267,6 +339,7 @@ static const char *child_outcome(int rc)
     switch (rc) {
     case HT_EXIT_PASS: return "a call failed, and the table recovered";
     case RF_CHILD_NO_FAILURE: return "no call failed";
+    case RF_CHILD_MENDED: return "the table broke, and hive_clear mended it";
     case HT_EXIT_FAIL: return "FAILED its checks";
     case HT_EXIT_SKIP: return "skipped";
     case HT_CHILD_TIMED_OUT: return "HUNG (killed at its time limit)";
@@ -280,19 +353,20 @@ static int run_child(char *self, const ht_target *t, const rf_opts *o, long n)
     char keys[32], batch[32], step[32];
     snprintf(keys, sizeof keys, "%llu", (unsigned long long)o->keys);
     snprintf(batch, sizeof batch, "%u", o->resize_batch);
-    snprintf(step, sizeof step, "%ld", n);
+    snprintf(step, sizeof step, "%ld%s", n, o->persistent ? "+" : "");
     char *argv[] = {self, (char *)t->backend_name, (char *)t->width_name, "--child", "--keys", keys,
-                    "--resize-batch", batch, NULL};
+                    "--resize-batch", batch, o->persistent ? "--persistent" : NULL, NULL};
     int rc = ht_run_child(argv, RF_VAR, step, o->timeout);
-    printf("%s=%ld: %s (exit %d)\n", RF_VAR, n, child_outcome(rc), rc);
+    printf("%s=%s: %s (exit %d)\n", RF_VAR, step, child_outcome(rc), rc);
     return rc;
 }
 
 static int sweep(char *self, const ht_target *t, const rf_opts *o)
 {
     static char name[128];
-    snprintf(name, sizeof name, "resize-fail %s %s (keys %llu, resize_batch %u)", t->backend_name,
-             t->width_name, (unsigned long long)o->keys, o->resize_batch);
+    snprintf(name, sizeof name, "resize-fail %s %s (keys %llu, resize_batch %u%s)", t->backend_name,
+             t->width_name, (unsigned long long)o->keys, o->resize_batch,
+             o->persistent ? ", persistent" : "");
     ht_begin(name);
     ht_require_backend(t);
     if (t->backend == HIVE_BACKEND_CPU) {
@@ -305,7 +379,7 @@ static int sweep(char *self, const ht_target *t, const rf_opts *o)
                 "failures are alloc_fail's): the sequence ran once, without a failure, and "
                 "passed");
     }
-    int points = 0, quiet = 0, bad = 0;
+    int points = 0, mended = 0, quiet = 0, bad = 0;
     long n = 0;
     for (; quiet < RF_QUIET_CHILDREN && bad < RF_MAX_BAD_CHILDREN; n += o->stride) {
         ht_context("%s: child with %s=%ld", name, RF_VAR, n);
@@ -313,16 +387,21 @@ static int sweep(char *self, const ht_target *t, const rf_opts *o)
         if (rc == HT_EXIT_SKIP)
             ht_skip("the child skipped (no GPU?)");
         quiet = rc == RF_CHILD_NO_FAILURE ? quiet + 1 : 0;
-        points += rc == HT_EXIT_PASS;
-        if (!HT_CHECK(rc == HT_EXIT_PASS || rc == RF_CHILD_NO_FAILURE,
+        points += rc == HT_EXIT_PASS || rc == RF_CHILD_MENDED;
+        mended += rc == RF_CHILD_MENDED;
+        if (!HT_CHECK(rc == HT_EXIT_PASS || rc == RF_CHILD_NO_FAILURE ||
+                          (o->persistent && rc == RF_CHILD_MENDED),
                       "child with %s=%ld: %s (exit %d)", RF_VAR, n, child_outcome(rc), rc))
             bad++;
     }
-    printf("%d failure points checked (%s up to %ld, stride %u)%s\n", points, RF_VAR,
-           n - (long)o->stride, o->stride, bad == RF_MAX_BAD_CHILDREN ? "; stopped early" : "");
+    printf("%d failure points checked, %d of them broke the table (%s up to %ld, stride %u)%s\n",
+           points, mended, RF_VAR, n - (long)o->stride, o->stride,
+           bad == RF_MAX_BAD_CHILDREN ? "; stopped early" : "");
     if (bad == 0)
         HT_CHECK(points >= RF_MIN_POINTS,
                  "only %d children saw a call fail: is %s honoured?", points, RF_VAR);
+    if (bad == 0 && o->persistent)
+        HT_CHECK(mended >= 1, "no child saw a table broken by a failed recovery%s", "");
     return ht_finish();
 }
 
@@ -331,20 +410,24 @@ static int sweep(char *self, const ht_target *t, const rf_opts *o)
 int main(int argc, char **argv)
 {
     const char *usage = "<cpu|cuda> <kv32|kv64> [--keys N] [--resize-batch K] [--stride S] "
-                        "[--timeout T]";
+                        "[--timeout T] [--persistent]";
     if (argc < 3) {
         fprintf(stderr, "usage: %s %s\n", argv[0], usage);
         return HT_EXIT_FAIL;
     }
     ht_target t;
     ht_target_from_args(&t, argc, argv, 1, usage);
-    rf_opts o = {2000, 1u << 26, 1, 30};
+    rf_opts o = {2000, 1u << 26, 1, 30, 0};
     int is_child = 0;
     for (int i = 3; i < argc; i++) {
         const char *arg = argv[i];
         const char *value = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(arg, "--child") == 0) {
             is_child = 1;
+            continue;
+        }
+        if (strcmp(arg, "--persistent") == 0) {
+            o.persistent = 1;
             continue;
         }
         if (value == NULL) {

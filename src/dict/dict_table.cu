@@ -202,6 +202,8 @@ static hive_status alloc_arrays(hive_dict *d, uint64_t buckets, double stash_fra
     if (st == HIVE_SUCCESS)
         st = hive_cuda_status(cudaStreamSynchronize(s), call, "cudaStreamSynchronize");
     if (st != HIVE_SUCCESS) {
+        if (cudaStreamSynchronize(s) != cudaSuccess) /* clearings queued before the failure */
+            cudaGetLastError();
         free_arrays(d);
         return st;
     }

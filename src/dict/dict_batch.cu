@@ -207,15 +207,22 @@ extern "C" hive_status hive_dict_run(hive_table *t, const hive_batch *b, hive_ba
     out->full = c[HIVE_CTR_FULL];
     out->bad_ops = c[HIVE_CTR_BAD_OPS];
     out->stash_crowded = 0;
-    if (c[HIVE_CTR_STEP0 + HIVE_STEP_STASH] != 0) { /* only a batch that stashed can crowd it */
-        uint64_t live = 0;
-        HIVE_TRY(hive_cuda_status(cudaMemcpy(&live, d->view.stash_live, sizeof live, cudaMemcpyDeviceToHost),
-                                  "hive batch (CUDA)", "reading the stash counter"));
-        out->stash_crowded = 2 * live > d->view.stash_buckets * d->bucket_slots;
-    }
     for (int s = 0; s < 4; s++)
         __atomic_fetch_add(&d->insert_steps[s], c[HIVE_CTR_STEP0 + s], __ATOMIC_RELAXED);
     __atomic_fetch_add(&d->evictions, c[HIVE_CTR_EVICTIONS], __ATOMIC_RELAXED);
+    if (c[HIVE_CTR_STEP0 + HIVE_STEP_STASH] != 0) { /* only a batch that stashed can crowd it */
+        /* Read on the call's stream (the legacy default stream would wait for
+         * every blocking stream's work); only such a batch pays this second
+         * wait, where carrying the counter in the counter block would add a
+         * copy to every insert. */
+        uint64_t live = 0;
+        HIVE_TRY(hive_cuda_status(cudaMemcpyAsync(&live, d->view.stash_live, sizeof live,
+                                                  cudaMemcpyDeviceToHost, (cudaStream_t)stream),
+                                  "hive batch (CUDA)", "reading the stash counter"));
+        HIVE_TRY(hive_cuda_status(cudaStreamSynchronize((cudaStream_t)stream), "hive batch (CUDA)",
+                                  "cudaStreamSynchronize"));
+        out->stash_crowded = 2 * live > d->view.stash_buckets * d->bucket_slots;
+    }
     return HIVE_SUCCESS;
 }
 

@@ -217,6 +217,8 @@ static void free_dict(hive_dict *d)
     if (d->pool != NULL)
         cudaMemPoolDestroy(d->pool);
     free_arrays(d);
+    if (d->stream != NULL)
+        cudaStreamDestroy(d->stream);
     cudaFree(d->counters);
     cudaFreeHost(d->host_counters);
     hive_host_free(d);
@@ -289,6 +291,9 @@ static hive_status dict_create(hive_table *t)
     d->sm_count = prop.multiProcessorCount;
     d->l2_bytes = (uint64_t)prop.l2CacheSize;
     d->view.max_evictions = c->max_evictions < HIVE_MAX_CHAIN ? c->max_evictions : HIVE_MAX_CHAIN;
+    HIVE_TRY_GOTO(hive_cuda_status(cudaStreamCreateWithFlags(&d->stream, cudaStreamNonBlocking), call,
+                                   "cudaStreamCreateWithFlags"),
+                  st, fail);
     HIVE_TRY_GOTO(hive_dict_load_kernels(d, call), st, fail);
     HIVE_TRY_GOTO(device_alloc((void **)&d->counters,
                                HIVE_COUNTER_BLOCKS * HIVE_CTR_COUNT * sizeof(uint64_t), call, "counters"),
@@ -318,14 +323,15 @@ static hive_status dict_create(hive_table *t)
          * table's first batch would pay before it could launch anything.
          * Paid here instead (alloc_arrays waits for the stream). */
         void *first = NULL;
-        if (cudaMallocFromPoolAsync(&first, 1, d->pool, 0) == cudaSuccess)
-            cudaFreeAsync(first, 0);
+        if (cudaMallocFromPoolAsync(&first, 1, d->pool, d->stream) == cudaSuccess)
+            cudaFreeAsync(first, d->stream);
         else
             cudaGetLastError(); /* not sticky: the first batch pays it instead */
     }
     {
         uint64_t buckets = (c->initial_capacity + d->bucket_slots - 1) / d->bucket_slots;
-        HIVE_TRY_GOTO(alloc_arrays(d, buckets ? buckets : 1, c->stash_fraction, NULL, call), st, fail);
+        HIVE_TRY_GOTO(alloc_arrays(d, buckets ? buckets : 1, c->stash_fraction, (hive_stream)d->stream, call),
+                      st, fail);
     }
     d->bytes_held = bytes_held(d);
     t->impl = d;
@@ -343,7 +349,10 @@ static void dict_destroy(hive_table *t)
     device_scope scope;
     if (enter_device(d->device, &scope, "hive_destroy (CUDA)") != HIVE_SUCCESS)
         return;
-    cudaDeviceSynchronize();
+    /* Every call waits for its own stream before it returns: what may be
+     * left is the table's own work, not the device's. */
+    if (cudaStreamSynchronize(d->stream) != cudaSuccess)
+        cudaGetLastError();
     free_dict(d);
     leave_device(d->device, &scope);
 }
@@ -685,9 +694,13 @@ static hive_status dict_stats(hive_table *t, hive_stats *s)
     HIVE_TRY(refuse_if_broken(d, call));
     device_scope scope;
     HIVE_TRY(enter_device(d->device, &scope, call));
-    hive_status st = hive_cuda_status(cudaMemcpy(&s->stash_size, d->view.stash_live, sizeof(uint64_t),
-                                                 cudaMemcpyDeviceToHost),
+    /* On the table's stream: the legacy default stream would wait for every
+     * blocking stream's work (other threads' batches, the caller's kernels). */
+    hive_status st = hive_cuda_status(cudaMemcpyAsync(&s->stash_size, d->view.stash_live, sizeof(uint64_t),
+                                                      cudaMemcpyDeviceToHost, d->stream),
                                       call, "reading the stash counter");
+    if (st == HIVE_SUCCESS)
+        st = hive_cuda_status(cudaStreamSynchronize(d->stream), call, "cudaStreamSynchronize");
     leave_device(d->device, &scope);
     return st;
 }

@@ -54,6 +54,7 @@ typedef struct hive_dict {
     int sm_count;
     uint64_t l2_bytes;     /* the device's L2 (dict_batch.cu: tables beyond twice it) */
     cudaMemPool_t pool;      /* per-call scratch (results of callers that pass none) */
+    cudaStream_t stream;     /* the table's own, non-blocking: for work of calls that take no stream */
     hive_view view;        /* device pointers, passed by value to kernels */
     hive_vm slot_vm;       /* view.slots and view.locks live in these ranges */
     hive_vm lock_vm;

@@ -705,24 +705,17 @@ static hive_status dict_stats(hive_table *t, hive_stats *s)
     return st;
 }
 
+/* On the table's device: what a pointer of host memory maps to, and which
+ * peer memory is reachable, are the current device's (dict_pointer.cu). */
 static hive_status dict_check_pointer(const hive_table *t, const void *p, const char *call,
                                       const char *what)
 {
-    (void)t;
-    cudaPointerAttributes attr;
-    cudaError_t e = cudaPointerGetAttributes(&attr, p);
-    if (e != cudaSuccess) {
-        cudaGetLastError();
-        return hive_fail(HIVE_ERROR_INVALID_ARGUMENT, call, "%s: not a pointer CUDA knows (%s)", what,
-                         cudaGetErrorString(e));
-    }
-    if (attr.type == cudaMemoryTypeUnregistered ||
-        (attr.type == cudaMemoryTypeHost && attr.devicePointer == NULL))
-        return hive_fail(HIVE_ERROR_INVALID_ARGUMENT, call,
-                         "%s is pageable host memory; a CUDA table takes device, managed or mapped "
-                         "host memory",
-                         what);
-    return HIVE_SUCCESS;
+    const hive_dict *d = (const hive_dict *)t->impl;
+    device_scope scope;
+    HIVE_TRY(enter_device(d->device, &scope, call));
+    hive_status st = hive_dict_check_pointer(d->device, p, call, what);
+    leave_device(d->device, &scope);
+    return st;
 }
 
 extern "C" const hive_backend_ops hive_cuda_backend = {

@@ -105,6 +105,11 @@ hive_status hive_dict_resize_op(hive_dict *d, hive_resize_op op, const hive_view
 hive_status hive_dict_export(hive_dict *d, uint64_t capacity, void *keys, void *values,
                              uint64_t *count, hive_stream stream);
 
+/* dict_pointer.cu */
+/* HIVE_SUCCESS when a table on `device` (the current device) can read and
+ * write p; else INVALID_ARGUMENT naming call and what (backend.h). */
+hive_status hive_dict_check_pointer(int device, const void *p, const char *call, const char *what);
+
 #ifdef __cplusplus
 }
 #endif

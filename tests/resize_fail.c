@@ -9,9 +9,9 @@
  * src/alloc.h), and no other.  The variable is read once per process, so
  * this program runs itself again as a child for N = 0, S, 2S, ...  Each
  * child takes a table from 1024 slots through growth by inserts and by
- * hive_reserve, a shrink by erases, and again growth and shrinking, on keys
- * in proportion to N keys, with resize kernels of K buckets (K small: a step
- * fails between the launches of one op).  After every call it checks:
+ * hive_reserve, shrinks by erases, and growth and shrinking again, with key
+ * counts in proportion to --keys and resize kernels of K buckets (K small: a
+ * step fails between the launches of one op).  After every call it checks:
  *
  *   - a call fails only with HIVE_ERROR_CUDA or OUT_OF_MEMORY, with a
  *     message, and at most one call fails (the step fails once);

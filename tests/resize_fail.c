@@ -308,8 +308,18 @@ static int child(const ht_target *t, const rf_opts *o)
         reserve(&k, 4 * n, "reserve after the failure");
         erase_some(&k, 9, 10, "erase after the failure");
     }
+    /* The stats agree with each other and the config; but with every later
+     * step failing, a stash that could not be resized may stay larger than
+     * twice stash_fraction of a table that shrank, which ht_expect_stats
+     * would call a fault: there only their consistency with the size. */
     hive_stats st;
-    ht_expect_stats(t, k.table, &k.config, &st, "at the end");
+    if (k.persistent && failed) {
+        HT_MUST(hive_stats_get(k.table, &st));
+        HT_CHECK_EQ(st.size, ht_ref_size(&k.ref), "stats.size at the end");
+        HT_CHECK_EQ(st.capacity, st.buckets * st.bucket_slots, "capacity = buckets * slots at the end");
+    } else {
+        ht_expect_stats(t, k.table, &k.config, &st, "at the end");
+    }
     printf("  %s: %llu grows, %llu shrinks, capacity %llu at the end\n", name,
            (unsigned long long)st.grows, (unsigned long long)st.shrinks,
            (unsigned long long)st.capacity);

@@ -1,7 +1,17 @@
 /* alloc.h — every allocation hive makes (host or device) first asks
  * hive_alloc_should_fail(), so tests can inject an out-of-memory failure:
  * HIVE_TEST_FAIL_ALLOC=N in the environment lets N allocations succeed and
- * fails every later one.  Unset, it costs one relaxed atomic load. */
+ * fails every later one.
+ *
+ * Likewise every step of a CUDA resize that can fail with memory to spare
+ * (a kernel launch, the read-back of the counters its kernels summed) first
+ * asks hive_resize_step_should_fail(): HIVE_TEST_FAIL_RESIZE_STEP=N fails
+ * the step numbered N (from 0, counted over the process) and no other, so
+ * that a test can see the table recover from it; =N+ fails step N and every
+ * later one, so that the recovery fails too.
+ *
+ * Each variable is read once per process; unset, a check costs one relaxed
+ * atomic load. */
 #ifndef HIVE_ALLOC_H
 #define HIVE_ALLOC_H
 
@@ -12,6 +22,7 @@ extern "C" {
 #endif
 
 int hive_alloc_should_fail(void);
+int hive_resize_step_should_fail(void);
 /* calloc/aligned allocation that honours the injected failure. */
 void *hive_host_calloc(size_t count, size_t size);
 void *hive_host_aligned(size_t alignment, size_t size);

@@ -4,6 +4,7 @@
  * table is created. */
 #include <stdint.h>
 
+#include "alloc.h"
 #include "cuda_check.h"
 #include "dict_kernels.cuh"
 #include "table.h"
@@ -59,12 +60,27 @@ static unsigned grid_for(const hive_dict *d, const void *kernel, uint64_t n, uin
     return grid_for_at_most(d, kernel, n, lanes, 1 << 30);
 }
 
-/* Zeroes a counter block, runs `launch`, copies the counters back and waits.
- * Each call takes its own block from the table's small pool, so concurrent
- * calls on several streams do not share counters. */
-static hive_status with_counters(hive_dict *d, cudaStream_t s, const char *call,
-                                 void (*launch)(void *ctx, uint64_t *counters), void *ctx,
-                                 uint64_t out[HIVE_CTR_COUNT])
+/* Queues a call's kernels on its stream, stopping at the first launch that
+ * fails; returns that failure (the launches before it stay queued). */
+typedef hive_status (*hive_launcher)(void *ctx, uint64_t *counters);
+
+/* The status of the launch just made. */
+static hive_status launched(const char *call)
+{
+    return hive_cuda_status(cudaGetLastError(), call, "kernel launch");
+}
+
+/* Zeroes a counter block, runs `launch`, copies the counters back, and waits
+ * for the stream whatever failed: when it returns, no kernel of the call
+ * still runs (a resize keeps or undoes a step by what ran, and a counter
+ * block goes back to the pool only when no kernel writes it), unless the
+ * wait itself failed (the GPU's context is lost, as a rule): *finished, if
+ * not NULL, says which.  out[] is set on success.  Each call takes its own
+ * block from the table's small pool, so concurrent calls on several streams
+ * do not share counters.  `injectable`: the read-back is a resize step
+ * (alloc.h, HIVE_TEST_FAIL_RESIZE_STEP). */
+static hive_status with_counters(hive_dict *d, cudaStream_t s, const char *call, hive_launcher launch,
+                                 void *ctx, int injectable, uint64_t out[HIVE_CTR_COUNT], int *finished)
 {
     unsigned slot = 0;
     for (unsigned round = 0;; round++) {
@@ -80,16 +96,22 @@ static hive_status with_counters(hive_dict *d, cudaStream_t s, const char *call,
     uint64_t *host = d->host_counters + (uint64_t)slot * HIVE_CTR_COUNT;
     hive_status st = hive_cuda_status(cudaMemsetAsync(dev, 0, HIVE_CTR_COUNT * sizeof(uint64_t), s),
                                       call, "cudaMemsetAsync(counters)");
-    if (st == HIVE_SUCCESS) {
-        launch(ctx, dev);
-        st = hive_cuda_status(cudaGetLastError(), call, "kernel launch");
-    }
+    if (st == HIVE_SUCCESS)
+        st = launch(ctx, dev);
+    if (st == HIVE_SUCCESS && injectable && hive_resize_step_should_fail())
+        st = hive_fail(HIVE_ERROR_CUDA, call, "reading the counters back: injected failure "
+                                              "(HIVE_TEST_FAIL_RESIZE_STEP)");
     if (st == HIVE_SUCCESS)
         st = hive_cuda_status(cudaMemcpyAsync(host, dev, HIVE_CTR_COUNT * sizeof(uint64_t),
                                               cudaMemcpyDeviceToHost, s),
                               call, "cudaMemcpyAsync(counters)");
+    cudaError_t waited = cudaStreamSynchronize(s);
+    if (finished != NULL)
+        *finished = waited == cudaSuccess;
     if (st == HIVE_SUCCESS)
-        st = hive_cuda_status(cudaStreamSynchronize(s), call, "cudaStreamSynchronize");
+        st = hive_cuda_status(waited, call, "cudaStreamSynchronize");
+    else if (waited != cudaSuccess)
+        cudaGetLastError(); /* the first failure is the one reported */
     if (st == HIVE_SUCCESS)
         for (int c = 0; c < HIVE_CTR_COUNT; c++)
             out[c] = host[c];
@@ -108,14 +130,16 @@ typedef struct batch_launch {
     uint32_t *full_hint; /* room for the deferred kernels' full bits, or NULL */
 } batch_launch;
 
-static void launch_batch(void *ctx, uint64_t *counters)
+static hive_status launch_batch(void *ctx, uint64_t *counters)
 {
     const batch_launch *l = (const batch_launch *)ctx;
+    static const char call[] = "hive batch (CUDA)";
     uint64_t n = l->batch->n;
     l->kernel<<<grid_for_at_most(l->d, (const void *)l->kernel, n, l->lanes, l->max_per_sm), HIVE_THREADS,
                 0, l->stream>>>(l->d->view, *l->batch, counters);
+    HIVE_TRY(launched(call));
     if (l->deferred == NULL)
-        return;
+        return HIVE_SUCCESS;
     /* The hint kernel takes the full bits for this batch, or clears them. */
     hive_view hinted = l->d->view;
     hinted.full_hint = l->full_hint;
@@ -123,12 +147,15 @@ static void launch_batch(void *ctx, uint64_t *counters)
         hive_batch_kernel hint = l->d->kernels->full_hint;
         hint<<<grid_for(l->d, (const void *)hint, l->d->buckets, 1), HIVE_THREADS, 0, l->stream>>>(
             hinted, *l->batch, counters);
+        HIVE_TRY(launched(call));
     }
     /* Each returns at once when the counters say nothing was left to it. */
     l->deferred<<<grid_for(l->d, (const void *)l->deferred, n, 1), HIVE_THREADS, 0, l->stream>>>(
         hinted, *l->batch, counters);
+    HIVE_TRY(launched(call));
     l->deferred_deep<<<grid_for(l->d, (const void *)l->deferred_deep, n, 1), HIVE_THREADS, 0,
                        l->stream>>>(hinted, *l->batch, counters);
+    return launched(call);
 }
 
 extern "C" hive_status hive_dict_run(hive_table *t, const hive_batch *b, hive_batch_outcome *out,
@@ -170,7 +197,7 @@ extern "C" hive_status hive_dict_run(hive_table *t, const hive_batch *b, hive_ba
     batch_launch l = {kernel, defers ? k->deferred : NULL, defers ? k->deferred_deep : NULL, d, d->lanes,
                       max_per_sm, (cudaStream_t)stream, b, (uint32_t *)hint};
     uint64_t c[HIVE_CTR_COUNT];
-    hive_status st = with_counters(d, (cudaStream_t)stream, "hive batch (CUDA)", launch_batch, &l, c);
+    hive_status st = with_counters(d, (cudaStream_t)stream, "hive batch (CUDA)", launch_batch, &l, 0, c, NULL);
     if (hint != NULL)
         cudaFreeAsync(hint, (cudaStream_t)stream);
     HIVE_TRY(st);
@@ -180,15 +207,22 @@ extern "C" hive_status hive_dict_run(hive_table *t, const hive_batch *b, hive_ba
     out->full = c[HIVE_CTR_FULL];
     out->bad_ops = c[HIVE_CTR_BAD_OPS];
     out->stash_crowded = 0;
-    if (c[HIVE_CTR_STEP0 + HIVE_STEP_STASH] != 0) { /* only a batch that stashed can crowd it */
-        uint64_t live = 0;
-        HIVE_TRY(hive_cuda_status(cudaMemcpy(&live, d->view.stash_live, sizeof live, cudaMemcpyDeviceToHost),
-                                  "hive batch (CUDA)", "reading the stash counter"));
-        out->stash_crowded = 2 * live > d->view.stash_buckets * d->bucket_slots;
-    }
     for (int s = 0; s < 4; s++)
         __atomic_fetch_add(&d->insert_steps[s], c[HIVE_CTR_STEP0 + s], __ATOMIC_RELAXED);
     __atomic_fetch_add(&d->evictions, c[HIVE_CTR_EVICTIONS], __ATOMIC_RELAXED);
+    if (c[HIVE_CTR_STEP0 + HIVE_STEP_STASH] != 0) { /* only a batch that stashed can crowd it */
+        /* Read on the call's stream (the legacy default stream would wait for
+         * every blocking stream's work); only such a batch pays this second
+         * wait, where carrying the counter in the counter block would add a
+         * copy to every insert. */
+        uint64_t live = 0;
+        HIVE_TRY(hive_cuda_status(cudaMemcpyAsync(&live, d->view.stash_live, sizeof live,
+                                                  cudaMemcpyDeviceToHost, (cudaStream_t)stream),
+                                  "hive batch (CUDA)", "reading the stash counter"));
+        HIVE_TRY(hive_cuda_status(cudaStreamSynchronize((cudaStream_t)stream), "hive batch (CUDA)",
+                                  "cudaStreamSynchronize"));
+        out->stash_crowded = 2 * live > d->view.stash_buckets * d->bucket_slots;
+    }
     return HIVE_SUCCESS;
 }
 
@@ -198,7 +232,7 @@ extern "C" hive_status hive_dict_retry_full(hive_table *t, const hive_batch *b, 
     hive_dict *d = (hive_dict *)t->impl;
     batch_launch l = {d->kernels->retry, NULL, NULL, d, 1, 1 << 30, (cudaStream_t)stream, b, NULL};
     uint64_t c[HIVE_CTR_COUNT];
-    HIVE_TRY(with_counters(d, (cudaStream_t)stream, "hive batch retry (CUDA)", launch_batch, &l, c));
+    HIVE_TRY(with_counters(d, (cudaStream_t)stream, "hive batch retry (CUDA)", launch_batch, &l, 0, c, NULL));
     out->inserted = c[HIVE_CTR_INSERTED];
     out->full = c[HIVE_CTR_FULL];
     for (int s = 0; s < 4; s++)
@@ -254,11 +288,12 @@ typedef struct count_launch {
     const hive_batch *batch;
 } count_launch;
 
-static void launch_count(void *ctx, uint64_t *counters)
+static hive_status launch_count(void *ctx, uint64_t *counters)
 {
     const count_launch *l = (const count_launch *)ctx;
     hive_count_inserts_kernel<<<l->grid, HIVE_THREADS, 0, l->stream>>>(l->batch->ops, l->batch->n,
                                                                        counters);
+    return launched("hive_apply (CUDA)");
 }
 
 extern "C" hive_status hive_dict_count_inserts(hive_table *t, const hive_batch *b, uint64_t *count,
@@ -268,7 +303,7 @@ extern "C" hive_status hive_dict_count_inserts(hive_table *t, const hive_batch *
     unsigned grid = grid_for(d, (const void *)hive_count_inserts_kernel, (b->n + 15) / 16, 1);
     count_launch l = {grid, (cudaStream_t)stream, b};
     uint64_t c[HIVE_CTR_COUNT];
-    HIVE_TRY(with_counters(d, (cudaStream_t)stream, "hive_apply (CUDA)", launch_count, &l, c));
+    HIVE_TRY(with_counters(d, (cudaStream_t)stream, "hive_apply (CUDA)", launch_count, &l, 0, c, NULL));
     *count = c[HIVE_CTR_INSERTED];
     return HIVE_SUCCESS;
 }
@@ -367,33 +402,48 @@ typedef struct resize_launch {
     hive_index ix;
     uint64_t begin, end, batch;
     cudaStream_t stream;
+    uint64_t queued; /* the launches made cover [begin, queued) */
 } resize_launch;
 
 /* One launch per batch of K = config.resize_batch buckets (or stash slots),
- * queued together: the stream waits once, when the counters come back. */
-static void launch_resize(void *ctx, uint64_t *counters)
+ * queued together: the stream waits once, when the counters come back.
+ * Each launch is a resize step (alloc.h, HIVE_TEST_FAIL_RESIZE_STEP). */
+static hive_status launch_resize(void *ctx, uint64_t *counters)
 {
-    const resize_launch *l = (const resize_launch *)ctx;
+    resize_launch *l = (resize_launch *)ctx;
     for (uint64_t at = l->begin; at < l->end; at += l->batch) {
         uint64_t end = l->end - at < l->batch ? l->end : at + l->batch;
+        if (hive_resize_step_should_fail())
+            return hive_fail(HIVE_ERROR_CUDA, "hive resize (CUDA)",
+                             "launching resize op %d over [%llu, %llu): injected failure "
+                             "(HIVE_TEST_FAIL_RESIZE_STEP)",
+                             (int)l->op, (unsigned long long)at, (unsigned long long)end);
         hive_resize_kernel k = l->d->kernels->resize;
         k<<<grid_for(l->d, (const void *)k, end - at, 1), HIVE_THREADS, 0, l->stream>>>(
             (int)l->op, l->d->view, l->to != NULL ? *l->to : l->d->view, l->ix, at, end, counters);
+        HIVE_TRY(launched("hive resize (CUDA)"));
+        l->queued = end;
     }
+    return HIVE_SUCCESS;
 }
 
 extern "C" hive_status hive_dict_resize_op(hive_dict *d, hive_resize_op op, const hive_view *to,
                                            hive_index ix, uint64_t begin, uint64_t end,
-                                           uint64_t *result, hive_stream stream)
+                                           hive_resize_outcome *out, hive_stream stream)
 {
-    *result = 0;
+    out->finished = 1;
+    out->done = begin;
+    out->count = 0;
     if (begin >= end)
         return HIVE_SUCCESS;
-    resize_launch l = {d, op, to, ix, begin, end, d->resize_batch, (cudaStream_t)stream};
+    resize_launch l = {d, op, to, ix, begin, end, d->resize_batch, (cudaStream_t)stream, begin};
     uint64_t c[HIVE_CTR_COUNT];
-    HIVE_TRY(with_counters(d, (cudaStream_t)stream, "hive resize (CUDA)", launch_resize, &l, c));
-    *result = c[HIVE_CTR_INSERTED];
-    return HIVE_SUCCESS;
+    hive_status st = with_counters(d, (cudaStream_t)stream, "hive resize (CUDA)", launch_resize, &l, 1, c,
+                                   &out->finished);
+    out->done = l.queued;
+    if (st == HIVE_SUCCESS)
+        out->count = c[HIVE_CTR_INSERTED];
+    return st;
 }
 
 /* ---------------------------------------------------------------- export */
@@ -406,16 +456,19 @@ typedef struct export_launch {
     uint64_t capacity;
 } export_launch;
 
-static void launch_export(void *ctx, uint64_t *counters)
+static hive_status launch_export(void *ctx, uint64_t *counters)
 {
     const export_launch *l = (const export_launch *)ctx;
     const hive_dict *d = l->d;
     hive_export_kernel k = d->kernels->export_pairs;
     k<<<l->grid, HIVE_THREADS, 0, l->stream>>>(d->view.slots, d->buckets * d->bucket_slots, l->keys,
                                               l->values, l->capacity, counters);
-    if (d->view.stash_buckets != 0)
-        k<<<l->grid, HIVE_THREADS, 0, l->stream>>>(d->view.stash, d->view.stash_buckets * d->bucket_slots,
-                                                  l->keys, l->values, l->capacity, counters);
+    if (d->view.stash_buckets == 0)
+        return launched("hive_export (CUDA)");
+    HIVE_TRY(launched("hive_export (CUDA)"));
+    k<<<l->grid, HIVE_THREADS, 0, l->stream>>>(d->view.stash, d->view.stash_buckets * d->bucket_slots,
+                                              l->keys, l->values, l->capacity, counters);
+    return launched("hive_export (CUDA)");
 }
 
 extern "C" hive_status hive_dict_export(hive_dict *d, uint64_t capacity, void *keys, void *values,
@@ -424,7 +477,7 @@ extern "C" hive_status hive_dict_export(hive_dict *d, uint64_t capacity, void *k
     unsigned grid = grid_for(d, (const void *)d->kernels->export_pairs, d->buckets * d->bucket_slots, 1);
     export_launch l = {grid, (cudaStream_t)stream, d, keys, values, capacity};
     uint64_t c[HIVE_CTR_COUNT];
-    HIVE_TRY(with_counters(d, (cudaStream_t)stream, "hive_export (CUDA)", launch_export, &l, c));
+    HIVE_TRY(with_counters(d, (cudaStream_t)stream, "hive_export (CUDA)", launch_export, &l, 0, c, NULL));
     *count = c[HIVE_CTR_INSERTED];
     if (*count > capacity)
         return hive_fail(HIVE_ERROR_INTERNAL, "hive_export (CUDA)",

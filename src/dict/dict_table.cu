@@ -37,9 +37,22 @@ static void leave_device(int device, const device_scope *scope)
         cudaSetDevice(scope->previous);
 }
 
-/* Returns `expr` (a hive_status), evaluated on the table's device. */
+/* A table whose recovery from a failed resize failed too (see "failures
+ * while resizing") refuses every call but hive_clear and hive_destroy. */
+static hive_status refuse_if_broken(const hive_dict *d, const char *call)
+{
+    if (!d->broken)
+        return HIVE_SUCCESS;
+    return hive_fail(HIVE_ERROR_CUDA, call,
+                     "an earlier resize failed, and so did its recovery (the GPU's context may be "
+                     "lost): only hive_clear and hive_destroy work on this table");
+}
+
+/* Returns `expr` (a hive_status), evaluated on the table's device, unless
+ * the table is broken. */
 #define RETURN_ON_DEVICE(dict, call, expr)                          \
     do {                                                            \
+        HIVE_TRY(refuse_if_broken((dict), (call)));                 \
         device_scope scope_;                                        \
         HIVE_TRY(enter_device((dict)->device, &scope_, (call)));    \
         hive_status status_ = (expr);                               \
@@ -108,6 +121,8 @@ static hive_status alloc_stash(const hive_dict *d, hive_view *v, uint64_t stash_
         st = hive_cuda_status(cudaMemsetAsync(v->stash_live, 0, sizeof(uint64_t), s), call,
                               "clearing the stash counter");
     if (st != HIVE_SUCCESS) {
+        if (cudaStreamSynchronize(s) != cudaSuccess) /* a clearing queued before the failure */
+            cudaGetLastError();
         free_stash(v);
         return st;
     }
@@ -182,6 +197,8 @@ static hive_status alloc_arrays(hive_dict *d, uint64_t buckets, double stash_fra
     if (st == HIVE_SUCCESS)
         st = hive_cuda_status(cudaStreamSynchronize(s), call, "cudaStreamSynchronize");
     if (st != HIVE_SUCCESS) {
+        if (cudaStreamSynchronize(s) != cudaSuccess) /* clearings queued before the failure */
+            cudaGetLastError();
         free_arrays(d);
         return st;
     }
@@ -195,6 +212,8 @@ static void free_dict(hive_dict *d)
     if (d->pool != NULL)
         cudaMemPoolDestroy(d->pool);
     free_arrays(d);
+    if (d->stream != NULL)
+        cudaStreamDestroy(d->stream);
     cudaFree(d->counters);
     cudaFreeHost(d->host_counters);
     hive_host_free(d);
@@ -267,6 +286,9 @@ static hive_status dict_create(hive_table *t)
     d->sm_count = prop.multiProcessorCount;
     d->l2_bytes = (uint64_t)prop.l2CacheSize;
     d->view.max_evictions = c->max_evictions < HIVE_MAX_CHAIN ? c->max_evictions : HIVE_MAX_CHAIN;
+    HIVE_TRY_GOTO(hive_cuda_status(cudaStreamCreateWithFlags(&d->stream, cudaStreamNonBlocking), call,
+                                   "cudaStreamCreateWithFlags"),
+                  st, fail);
     HIVE_TRY_GOTO(hive_dict_load_kernels(d, call), st, fail);
     HIVE_TRY_GOTO(device_alloc((void **)&d->counters,
                                HIVE_COUNTER_BLOCKS * HIVE_CTR_COUNT * sizeof(uint64_t), call, "counters"),
@@ -296,14 +318,15 @@ static hive_status dict_create(hive_table *t)
          * table's first batch would pay before it could launch anything.
          * Paid here instead (alloc_arrays waits for the stream). */
         void *first = NULL;
-        if (cudaMallocFromPoolAsync(&first, 1, d->pool, 0) == cudaSuccess)
-            cudaFreeAsync(first, 0);
+        if (cudaMallocFromPoolAsync(&first, 1, d->pool, d->stream) == cudaSuccess)
+            cudaFreeAsync(first, d->stream);
         else
             cudaGetLastError(); /* not sticky: the first batch pays it instead */
     }
     {
         uint64_t buckets = (c->initial_capacity + d->bucket_slots - 1) / d->bucket_slots;
-        HIVE_TRY_GOTO(alloc_arrays(d, buckets ? buckets : 1, c->stash_fraction, NULL, call), st, fail);
+        HIVE_TRY_GOTO(alloc_arrays(d, buckets ? buckets : 1, c->stash_fraction, (hive_stream)d->stream, call),
+                      st, fail);
     }
     d->bytes_held = bytes_held(d);
     t->impl = d;
@@ -321,7 +344,10 @@ static void dict_destroy(hive_table *t)
     device_scope scope;
     if (enter_device(d->device, &scope, "hive_destroy (CUDA)") != HIVE_SUCCESS)
         return;
-    cudaDeviceSynchronize();
+    /* Every call waits for its own stream before it returns: what may be
+     * left is the table's own work, not the device's. */
+    if (cudaStreamSynchronize(d->stream) != cudaSuccess)
+        cudaGetLastError();
     free_dict(d);
     leave_device(d->device, &scope);
 }
@@ -398,8 +424,14 @@ static hive_status dict_clear(hive_table *t, hive_stream stream)
     if (st == HIVE_SUCCESS)
         st = hive_cuda_status(cudaMemsetAsync(d->view.stash_live, 0, sizeof(uint64_t), s), call,
                               "clearing the stash counter");
+    /* And the lock words: a broken table may have marks left in them. */
+    if (st == HIVE_SUCCESS)
+        st = hive_cuda_status(cudaMemsetAsync(d->view.locks, 0, lock_bytes(d->buckets), s), call,
+                              "clearing the bucket locks");
     if (st == HIVE_SUCCESS)
         st = hive_cuda_status(cudaStreamSynchronize(s), call, "cudaStreamSynchronize");
+    if (st == HIVE_SUCCESS)
+        d->broken = 0; /* empty, and every word as a fresh table has it */
     leave_device(d->device, &scope);
     return st;
 }
@@ -412,16 +444,74 @@ static uint64_t dict_capacity(const hive_table *t)
 
 static const char resize_call[] = "hive resize (CUDA)";
 
+/* ---------------------------------------------------------------- failures while resizing
+ *
+ * A resize op can fail part way: a kernel launch fails (the launches queued
+ * before it still run), or the counters its kernels summed cannot be read
+ * back (they ran).  hive_dict_resize_op waits for the stream either way and
+ * says what ran, and every failure leaves the table usable, holding exactly
+ * the pairs it held; the call returns the error.
+ *
+ *  - Splits that ran stay, and the index names them: a split only deals a
+ *    bucket's pairs out between its two halves.  A growth that fails part way
+ *    leaves a table between its old and its new size.
+ *  - A merge stays only if every pair it could not keep in the merged bucket
+ *    is known to have been placed: its count of them read back as 0, or the
+ *    rehoming's count of pairs that found no room read back as 0.  Otherwise
+ *    what ran of it is undone, the index stays as it was, and shrinking
+ *    stops there (as when a pair finds no room).
+ *  - What ran of tidying stays (it moves pairs only between their own
+ *    buckets and the stash), but its marks live in the lock bits
+ *    (core/protocol.h), and a mark left set is a lock that no one releases:
+ *    after any failure the lock words are cleared (no operation holds a lock
+ *    while a resize runs, R8).  The stash keeps its size if replacing it fails.
+ *  - Memory mapped for buckets that the index does not name is unmapped.
+ *
+ * Only if this recovery fails too (the undo of a merge cannot be launched,
+ * twice; the stream cannot be waited for: the GPU's context is lost, as a
+ * rule) is the table marked broken: every later call but hive_clear and
+ * hive_destroy returns HIVE_ERROR_CUDA rather than look for pairs that may
+ * be anywhere, or wait on a mark forever. */
+
+static hive_status break_table(hive_dict *d, const char *why)
+{
+    d->broken = 1;
+    return hive_fail(HIVE_ERROR_CUDA, resize_call, "%s: the table is unusable until hive_clear", why);
+}
+
+/* After a failed resize or compaction: clears the marks a tidying may have
+ * left in the lock words, waits for that, and unmaps memory beyond the
+ * buckets the index names.  HIVE_ERROR_CUDA if it breaks the table. */
+static hive_status recover(hive_dict *d, hive_stream stream)
+{
+    if (d->broken)
+        return HIVE_ERROR_CUDA;
+    cudaStream_t s = (cudaStream_t)stream;
+    cudaError_t e = cudaMemsetAsync(d->view.locks, 0, lock_bytes(d->buckets), s);
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(s);
+    if (e != cudaSuccess) {
+        cudaGetLastError();
+        return break_table(d, "clearing the bucket locks after a failed resize failed");
+    }
+    hive_vm_trim(&d->slot_vm, d->buckets * bucket_bytes(d));
+    hive_vm_trim(&d->lock_vm, lock_bytes(d->buckets));
+    return HIVE_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- resize */
+
 /* After a resize or compaction: moves stash pairs into buckets that have
  * room now, and replaces a stash that is less than half or more than twice
  * the size it should have (hive_stash_wanted) by one of that size, if all
- * remaining pairs fit in it (else, or without memory for it, the old one
- * stays: still correct, only crowded or large). */
+ * remaining pairs are known to fit in it (else, or without memory for it,
+ * the old one stays: still correct, only crowded or large). */
 static hive_status settle_stash(hive_table *t, hive_dict *d, hive_stream stream)
 {
-    uint64_t stash_slots = d->view.stash_buckets * d->bucket_slots, moved, stuck, live = 0;
+    uint64_t stash_slots = d->view.stash_buckets * d->bucket_slots, live = 0;
+    hive_resize_outcome o;
     if (stash_slots != 0) {
-        HIVE_TRY(hive_dict_resize_op(d, HIVE_RESIZE_DRAIN, NULL, d->view.ix, 0, stash_slots, &moved, stream));
+        HIVE_TRY(hive_dict_resize_op(d, HIVE_RESIZE_DRAIN, NULL, d->view.ix, 0, stash_slots, &o, stream));
         HIVE_TRY(hive_cuda_status(cudaMemcpyAsync(&live, d->view.stash_live, sizeof live, cudaMemcpyDeviceToHost,
                                                   (cudaStream_t)stream),
                                   resize_call, "reading the stash counter"));
@@ -436,8 +526,8 @@ static hive_status settle_stash(hive_table *t, hive_dict *d, hive_stream stream)
         hive_clear_error();
         return HIVE_SUCCESS;
     }
-    hive_status st = hive_dict_resize_op(d, HIVE_RESIZE_RESTASH, &to, d->view.ix, 0, stash_slots, &stuck, stream);
-    if (st != HIVE_SUCCESS || stuck != 0) {
+    hive_status st = hive_dict_resize_op(d, HIVE_RESIZE_RESTASH, &to, d->view.ix, 0, stash_slots, &o, stream);
+    if (st != HIVE_SUCCESS || o.count != 0) {
         free_stash(&to);
         return st;
     }
@@ -455,11 +545,11 @@ static hive_status settle_stash(hive_table *t, hive_dict *d, hive_stream stream)
  * stash is drained and sized to the table. */
 static hive_status tidy(hive_table *t, hive_dict *d, hive_stream stream)
 {
-    uint64_t moved;
-    HIVE_TRY(hive_dict_resize_op(d, HIVE_RESIZE_REFLOW, NULL, d->view.ix, 0, d->buckets, &moved, stream));
-    HIVE_TRY(hive_dict_resize_op(d, HIVE_RESIZE_MARK_STASH, NULL, d->view.ix, 0, d->view.stash_buckets * d->bucket_slots,
-                &moved, stream));
-    HIVE_TRY(hive_dict_resize_op(d, HIVE_RESIZE_COMPACT, NULL, d->view.ix, 0, d->buckets, &moved, stream));
+    hive_resize_outcome o;
+    HIVE_TRY(hive_dict_resize_op(d, HIVE_RESIZE_REFLOW, NULL, d->view.ix, 0, d->buckets, &o, stream));
+    HIVE_TRY(hive_dict_resize_op(d, HIVE_RESIZE_MARK_STASH, NULL, d->view.ix, 0,
+                                 d->view.stash_buckets * d->bucket_slots, &o, stream));
+    HIVE_TRY(hive_dict_resize_op(d, HIVE_RESIZE_COMPACT, NULL, d->view.ix, 0, d->buckets, &o, stream));
     return settle_stash(t, d, stream);
 }
 
@@ -474,14 +564,44 @@ static hive_status grow(hive_table *t, hive_dict *d, uint64_t want, hive_stream 
     HIVE_TRY(map_for(d, want, (cudaStream_t)stream, resize_call));
     hive_resize_step step;
     while (hive_next_split(d->view.ix, want, &step)) {
-        uint64_t moved;
-        HIVE_TRY(hive_dict_resize_op(d, HIVE_RESIZE_SPLIT, NULL, step.before, step.first, step.first + step.count, &moved,
-                    stream));
-        d->view.ix = hive_after_split(&step, step.first + step.count);
-        d->buckets = hive_index_buckets(d->view.ix);
-        __atomic_fetch_add(&d->buckets_split, step.count, __ATOMIC_RELAXED);
+        hive_resize_outcome o;
+        hive_status st = hive_dict_resize_op(d, HIVE_RESIZE_SPLIT, NULL, step.before, step.first,
+                                             step.first + step.count, &o, stream);
+        if (!o.finished)
+            return break_table(d, "a split could not be waited for");
+        if (o.done > step.first) { /* what ran stays, counted or not */
+            d->view.ix = hive_after_split(&step, o.done);
+            d->buckets = hive_index_buckets(d->view.ix);
+            __atomic_fetch_add(&d->buckets_split, o.done - step.first, __ATOMIC_RELAXED);
+        }
+        HIVE_TRY(st);
     }
     return tidy(t, d, stream);
+}
+
+/* Undoes the merge of buckets [step->first, done) (UNMERGE under the index
+ * before the step): the pairs left in each bucket and its partner are dealt
+ * out between the two again.  A launch that fails is tried once more from
+ * where it stopped (the counters are not needed); if that fails too, which
+ * pairs live where is not known, and the table is broken.  Returns the first
+ * failure, with the merge undone. */
+static hive_status undo_merge(hive_dict *d, const hive_resize_step *step, uint64_t done, hive_stream stream)
+{
+    hive_status first = HIVE_SUCCESS;
+    uint64_t at = step->first;
+    for (int attempt = 0; attempt < 2 && at < done; attempt++) {
+        hive_resize_outcome o;
+        hive_status st = hive_dict_resize_op(d, HIVE_RESIZE_UNMERGE, NULL, step->before, at, done, &o, stream);
+        if (st == HIVE_SUCCESS && o.count != 0) /* never, by hive_unmerge_bucket's argument */
+            st = hive_fail(HIVE_ERROR_INTERNAL, resize_call, "undoing a merge step found no room for %llu pairs",
+                           (unsigned long long)o.count);
+        if (first == HIVE_SUCCESS)
+            first = st;
+        if (!o.finished)
+            break;
+        at = st == HIVE_SUCCESS ? done : o.done;
+    }
+    return at < done ? break_table(d, "undoing a merge failed") : first;
 }
 
 /* Merges buckets down toward `want`, from the last split back.  Pairs a
@@ -492,29 +612,27 @@ static hive_status shrink(hive_table *t, hive_dict *d, uint64_t want, hive_strea
 {
     hive_resize_step step;
     while (hive_next_merge(d->view.ix, want, &step)) {
-        uint64_t end = step.first + step.count, partners = hive_index_round(step.before), left, stuck;
-        HIVE_TRY(hive_dict_resize_op(d, HIVE_RESIZE_MERGE, NULL, step.before, step.first, end, &left, stream));
-        d->view.ix = hive_after_merge(&step, step.first);
-        d->buckets = hive_index_buckets(d->view.ix);
-        if (left != 0) {
-            HIVE_TRY(hive_dict_resize_op(d, HIVE_RESIZE_REHOME, &d->view, d->view.ix, step.first + partners, end + partners,
-                        &stuck, stream));
-            if (stuck != 0) {
-                uint64_t lost;
-                HIVE_TRY(hive_dict_resize_op(d, HIVE_RESIZE_UNMERGE, NULL, step.before, step.first, end, &lost, stream));
-                d->view.ix = step.before;
-                d->buckets = hive_index_buckets(d->view.ix);
-                if (lost != 0)
-                    return hive_fail(HIVE_ERROR_INTERNAL, resize_call,
-                                     "undoing a merge step found no room for %llu pairs",
-                                     (unsigned long long)lost);
-                break;
-            }
+        uint64_t end = step.first + step.count, partners = hive_index_round(step.before);
+        hive_view merged = d->view;
+        merged.ix = hive_after_merge(&step, step.first);
+        hive_resize_outcome o;
+        hive_status st = hive_dict_resize_op(d, HIVE_RESIZE_MERGE, NULL, step.before, step.first, end, &o, stream);
+        uint64_t ran = o.done;
+        if (st == HIVE_SUCCESS && o.count != 0)
+            st = hive_dict_resize_op(d, HIVE_RESIZE_REHOME, &merged, merged.ix, step.first + partners,
+                                     end + partners, &o, stream);
+        if (!o.finished)
+            return break_table(d, "a merge could not be waited for");
+        if (st != HIVE_SUCCESS || o.count != 0) { /* not known to fit: undone */
+            hive_status undone = undo_merge(d, &step, ran, stream);
+            HIVE_TRY(st);
+            HIVE_TRY(undone);
+            break;
         }
+        d->view.ix = merged.ix;
+        d->buckets = hive_index_buckets(d->view.ix);
         __atomic_fetch_add(&d->buckets_merged, step.count, __ATOMIC_RELAXED);
     }
-    HIVE_TRY(hive_cuda_status(cudaStreamSynchronize((cudaStream_t)stream), resize_call,
-                              "cudaStreamSynchronize"));
     HIVE_TRY(tidy(t, d, stream));
     hive_vm_trim(&d->slot_vm, d->buckets * bucket_bytes(d));
     hive_vm_trim(&d->lock_vm, lock_bytes(d->buckets));
@@ -522,7 +640,8 @@ static hive_status shrink(hive_table *t, hive_dict *d, uint64_t want, hive_strea
 }
 
 /* Grows or shrinks by linear hashing (backend.h).  The bucket memory is
- * mapped in place: growth copies no bucket. */
+ * mapped in place: growth copies no bucket.  A failure leaves the table
+ * usable with the same pairs (see "failures while resizing"). */
 static hive_status dict_resize(hive_table *t, uint64_t slots, hive_stream stream)
 {
     hive_dict *d = (hive_dict *)t->impl;
@@ -531,9 +650,13 @@ static hive_status dict_resize(hive_table *t, uint64_t slots, hive_stream stream
         want = 1;
     device_scope scope;
     HIVE_TRY(enter_device(d->device, &scope, resize_call));
-    hive_status st = want > d->buckets   ? grow(t, d, want, stream)
-                     : want < d->buckets ? shrink(t, d, want, stream)
-                                         : HIVE_SUCCESS;
+    hive_status st = refuse_if_broken(d, resize_call);
+    if (st == HIVE_SUCCESS)
+        st = want > d->buckets   ? grow(t, d, want, stream)
+             : want < d->buckets ? shrink(t, d, want, stream)
+                                 : HIVE_SUCCESS;
+    if (st != HIVE_SUCCESS && recover(d, stream) != HIVE_SUCCESS)
+        st = HIVE_ERROR_CUDA; /* broken: not the OUT_OF_MEMORY that callers take as harmless */
     d->bytes_held = bytes_held(d);
     leave_device(d->device, &scope);
     return st;
@@ -541,10 +664,15 @@ static hive_status dict_resize(hive_table *t, uint64_t slots, hive_stream stream
 
 static hive_status dict_compact(hive_table *t, hive_stream stream)
 {
+    static const char call[] = "hive compact (CUDA)";
     hive_dict *d = (hive_dict *)t->impl;
     device_scope scope;
-    HIVE_TRY(enter_device(d->device, &scope, "hive compact (CUDA)"));
-    hive_status st = tidy(t, d, stream);
+    HIVE_TRY(enter_device(d->device, &scope, call));
+    hive_status st = refuse_if_broken(d, call);
+    if (st == HIVE_SUCCESS)
+        st = tidy(t, d, stream);
+    if (st != HIVE_SUCCESS && recover(d, stream) != HIVE_SUCCESS)
+        st = HIVE_ERROR_CUDA;
     d->bytes_held = bytes_held(d);
     leave_device(d->device, &scope);
     return st;
@@ -572,33 +700,31 @@ static hive_status dict_stats(hive_table *t, hive_stats *s)
     for (int i = 0; i < 4; i++)
         s->insert_steps[i] = __atomic_load_n(&d->insert_steps[i], __ATOMIC_RELAXED);
     s->bytes_held = d->bytes_held;
+    HIVE_TRY(refuse_if_broken(d, call));
     device_scope scope;
     HIVE_TRY(enter_device(d->device, &scope, call));
-    hive_status st = hive_cuda_status(cudaMemcpy(&s->stash_size, d->view.stash_live, sizeof(uint64_t),
-                                                 cudaMemcpyDeviceToHost),
+    /* On the table's stream: the legacy default stream would wait for every
+     * blocking stream's work (other threads' batches, the caller's kernels). */
+    hive_status st = hive_cuda_status(cudaMemcpyAsync(&s->stash_size, d->view.stash_live, sizeof(uint64_t),
+                                                      cudaMemcpyDeviceToHost, d->stream),
                                       call, "reading the stash counter");
+    if (st == HIVE_SUCCESS)
+        st = hive_cuda_status(cudaStreamSynchronize(d->stream), call, "cudaStreamSynchronize");
     leave_device(d->device, &scope);
     return st;
 }
 
+/* On the table's device: what a pointer of host memory maps to, and which
+ * peer memory is reachable, are the current device's (dict_pointer.cu). */
 static hive_status dict_check_pointer(const hive_table *t, const void *p, const char *call,
                                       const char *what)
 {
-    (void)t;
-    cudaPointerAttributes attr;
-    cudaError_t e = cudaPointerGetAttributes(&attr, p);
-    if (e != cudaSuccess) {
-        cudaGetLastError();
-        return hive_fail(HIVE_ERROR_INVALID_ARGUMENT, call, "%s: not a pointer CUDA knows (%s)", what,
-                         cudaGetErrorString(e));
-    }
-    if (attr.type == cudaMemoryTypeUnregistered ||
-        (attr.type == cudaMemoryTypeHost && attr.devicePointer == NULL))
-        return hive_fail(HIVE_ERROR_INVALID_ARGUMENT, call,
-                         "%s is pageable host memory; a CUDA table takes device, managed or mapped "
-                         "host memory",
-                         what);
-    return HIVE_SUCCESS;
+    const hive_dict *d = (const hive_dict *)t->impl;
+    device_scope scope;
+    HIVE_TRY(enter_device(d->device, &scope, call));
+    hive_status st = hive_dict_check_pointer(d->device, p, call, what);
+    leave_device(d->device, &scope);
+    return st;
 }
 
 extern "C" const hive_backend_ops hive_cuda_backend = {

@@ -54,11 +54,13 @@ typedef struct hive_dict {
     int sm_count;
     uint64_t l2_bytes;     /* the device's L2 (dict_batch.cu: tables beyond twice it) */
     cudaMemPool_t pool;      /* per-call scratch (results of callers that pass none) */
+    cudaStream_t stream;     /* the table's own, non-blocking: for work of calls that take no stream */
     hive_view view;        /* device pointers, passed by value to kernels */
     hive_vm slot_vm;       /* view.slots and view.locks live in these ranges */
     hive_vm lock_vm;
     uint64_t buckets;
     uint64_t bytes_held;
+    int broken; /* a failed resize could not be recovered from (dict_table.cu) */
     /* HIVE_COUNTER_BLOCKS blocks of HIVE_CTR_COUNT counters, one per call in
      * flight (calls may come from several host threads at once). */
     uint64_t *counters;      /* device */
@@ -88,13 +90,27 @@ hive_status hive_dict_count_new(hive_table *t, const hive_batch *b, uint64_t *co
                                 hive_stream stream);
 hive_status hive_dict_retry_full(hive_table *t, const hive_batch *b, hive_batch_outcome *out,
                                  hive_stream stream);
+/* What a resize op ran, also when it failed. */
+typedef struct hive_resize_outcome {
+    int finished;   /* the stream was waited for: nothing of the op still runs, and [begin, done) ran
+                     * (0 only when the wait failed: the GPU's context is lost, as a rule) */
+    uint64_t done;  /* the op's launches up to the first that failed covered [begin, done) */
+    uint64_t count; /* what it counts over [begin, end) (core/resize_body.h); 0 unless it succeeded */
+} hive_resize_outcome;
+
 /* Runs resize op `op` (core/resize_plan.h) over [begin, end) of d's view,
- * with index ix and second view `to`; *result: the sum of what it counts. */
+ * with index ix and second view `to`, in launches of d->resize_batch, and
+ * waits for them whatever fails; *out says what ran. */
 hive_status hive_dict_resize_op(hive_dict *d, hive_resize_op op, const hive_view *to, hive_index ix,
-                                uint64_t begin, uint64_t end, uint64_t *result, hive_stream stream);
+                                uint64_t begin, uint64_t end, hive_resize_outcome *out, hive_stream stream);
 /* Writes all live pairs to keys/values; *count receives their number. */
 hive_status hive_dict_export(hive_dict *d, uint64_t capacity, void *keys, void *values,
                              uint64_t *count, hive_stream stream);
+
+/* dict_pointer.cu */
+/* HIVE_SUCCESS when a table on `device` (the current device) can read and
+ * write p; else INVALID_ARGUMENT naming call and what (backend.h). */
+hive_status hive_dict_check_pointer(int device, const void *p, const char *call, const char *what);
 
 #ifdef __cplusplus
 }

@@ -7,6 +7,7 @@
 #include "alloc.h"
 #include "check.h"
 #include "cuda_check.h"
+#include "cuda_driver.h"
 #include "dict_vm.h"
 
 /* The driver's memory-management entry points, looked up once. */
@@ -23,17 +24,7 @@ static struct {
 } drv;
 static pthread_once_t drv_once = PTHREAD_ONCE_INIT;
 
-static void *entry(const char *name)
-{
-    void *fn = NULL;
-    cudaDriverEntryPointQueryResult found;
-    if (cudaGetDriverEntryPointByVersion(name, &fn, 10020, cudaEnableDefault, &found) != cudaSuccess ||
-        found != cudaDriverEntryPointSuccess) {
-        cudaGetLastError();
-        return NULL;
-    }
-    return fn;
-}
+static void *entry(const char *name) { return hive_driver_entry(name, 10020); }
 
 static void load_driver(void)
 {

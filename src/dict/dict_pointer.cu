@@ -1,0 +1,84 @@
+/* dict_pointer.cu — whether a CUDA table's kernels can reach a caller's
+ * array: the memory-space check of the pointers hive's calls are given
+ * (backend.h, check_pointer).  Memory the table's device cannot reach is
+ * refused with HIVE_ERROR_INVALID_ARGUMENT; a kernel that read it would
+ * fault, and a fault ends the GPU context for every later call of the
+ * process. */
+#include <cuda.h>
+#include <cudaTypedefs.h>
+#include <pthread.h>
+
+#include "check.h"
+#include "cuda_driver.h"
+#include "dict_table.h"
+
+static PFN_cuPointerGetAttribute_v4000 pointer_attribute;
+static pthread_once_t lookup_once = PTHREAD_ONCE_INIT;
+
+static void look_up(void)
+{
+    pointer_attribute = (PFN_cuPointerGetAttribute_v4000)hive_driver_entry("cuPointerGetAttribute", 4000);
+}
+
+/* Whether the current device may read and write p, memory of another
+ * device: the access the driver grants the current context, which
+ * cudaDeviceEnablePeerAccess gives for ordinary allocations,
+ * cudaMemPoolSetAccess for a pool's, cuMemSetAccess for mapped ranges.  A
+ * query, where a trial cudaDeviceEnablePeerAccess would change the process's
+ * peer mappings (and cost what mapping every allocation costs); peer access
+ * the hardware could have but nobody enabled is refused.  0 too when the
+ * driver cannot say (*why: its error, -1 without the function; else 0). */
+static int reachable(const void *p, int *why)
+{
+    pthread_once(&lookup_once, look_up);
+    *why = -1;
+    if (pointer_attribute == NULL)
+        return 0;
+    CUDA_POINTER_ATTRIBUTE_ACCESS_FLAGS flags = CU_POINTER_ATTRIBUTE_ACCESS_FLAG_NONE;
+    CUresult r = pointer_attribute(&flags, CU_POINTER_ATTRIBUTE_ACCESS_FLAGS, (CUdeviceptr)p);
+    *why = (int)r;
+    return r == CUDA_SUCCESS && flags == CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READWRITE;
+}
+
+/* Checks p for a table on `device`, which is the current device. */
+extern "C" hive_status hive_dict_check_pointer(int device, const void *p, const char *call, const char *what)
+{
+    cudaPointerAttributes attr;
+    cudaError_t e = cudaPointerGetAttributes(&attr, p);
+    if (e != cudaSuccess) {
+        cudaGetLastError();
+        return hive_fail(HIVE_ERROR_INVALID_ARGUMENT, call, "%s: not a pointer CUDA knows (%s)", what,
+                         cudaGetErrorString(e));
+    }
+    int why;
+    switch (attr.type) {
+    case cudaMemoryTypeManaged: /* any device reaches it */
+        return HIVE_SUCCESS;
+    case cudaMemoryTypeHost: /* page-locked: the kernels use p itself */
+        if (attr.devicePointer == p)
+            return HIVE_SUCCESS;
+        if (attr.devicePointer == NULL)
+            return hive_fail(HIVE_ERROR_INVALID_ARGUMENT, call,
+                             "%s is page-locked host memory that device %d cannot address (allocate it "
+                             "mapped and portable, or register it so)",
+                             what, device);
+        return hive_fail(HIVE_ERROR_INVALID_ARGUMENT, call,
+                         "%s is host memory that device %d addresses at %p, not at its host address: "
+                         "pass that address",
+                         what, device, attr.devicePointer);
+    case cudaMemoryTypeDevice:
+        if (attr.device == device || reachable(p, &why))
+            return HIVE_SUCCESS;
+        return hive_fail(HIVE_ERROR_INVALID_ARGUMENT, call,
+                         "%s is memory of device %d, which the table's device %d cannot reach (enable "
+                         "peer access from device %d: cudaDeviceEnablePeerAccess, or "
+                         "cudaMemPoolSetAccess for memory from a pool)%s",
+                         what, attr.device, device, device,
+                         why != 0 ? " (the driver could not tell its access)" : "");
+    default: /* cudaMemoryTypeUnregistered */
+        return hive_fail(HIVE_ERROR_INVALID_ARGUMENT, call,
+                         "%s is pageable host memory; a CUDA table takes device, managed or mapped "
+                         "host memory",
+                         what);
+    }
+}

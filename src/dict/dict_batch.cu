@@ -343,7 +343,7 @@ static void *count_new_kernel(const hive_dict *d)
     return d->slot_words == 1 ? (void *)hive_count_new_kv32 : (void *)hive_count_new_kv64;
 }
 
-static void launch_count_new(void *ctx, uint64_t *counters)
+static hive_status launch_count_new(void *ctx, uint64_t *counters)
 {
     const count_new_launch *l = (const count_new_launch *)ctx;
     const hive_dict *d = l->d;
@@ -354,6 +354,7 @@ static void launch_count_new(void *ctx, uint64_t *counters)
     else
         hive_count_new_kv64<<<grid, HIVE_THREADS, 0, l->stream>>>(d->view, d->bucket_slots, *l->batch,
                                                                   counters);
+    return launched("hive batch growth (CUDA)");
 }
 
 extern "C" hive_status hive_dict_count_new(hive_table *t, const hive_batch *b, uint64_t *count,
@@ -362,7 +363,7 @@ extern "C" hive_status hive_dict_count_new(hive_table *t, const hive_batch *b, u
     hive_dict *d = (hive_dict *)t->impl;
     count_new_launch l = {d, (cudaStream_t)stream, b};
     uint64_t c[HIVE_CTR_COUNT];
-    HIVE_TRY(with_counters(d, (cudaStream_t)stream, "hive batch growth (CUDA)", launch_count_new, &l, c));
+    HIVE_TRY(with_counters(d, (cudaStream_t)stream, "hive batch growth (CUDA)", launch_count_new, &l, 0, c, NULL));
     *count = c[HIVE_CTR_INSERTED];
     return HIVE_SUCCESS;
 }

@@ -55,6 +55,17 @@ extern "C" hive_status hive_dict_check_pointer(int device, const void *p, const 
     case cudaMemoryTypeManaged: /* any device reaches it */
         return HIVE_SUCCESS;
     case cudaMemoryTypeHost: /* page-locked: the kernels use p itself */
+        if (attr.devicePointer == NULL) {
+            /* Asked from a thread other than the allocating one, the
+             * attributes may omit the mapping that cudaHostGetDevicePointer
+             * still reports (a mapped buffer of a finder thread, H200, CUDA
+             * 13.0). */
+            void *mapped = NULL;
+            if (cudaHostGetDevicePointer(&mapped, (void *)p, 0) == cudaSuccess)
+                attr.devicePointer = mapped;
+            else
+                cudaGetLastError();
+        }
         if (attr.devicePointer == p)
             return HIVE_SUCCESS;
         if (attr.devicePointer == NULL)

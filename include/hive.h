@@ -39,7 +39,13 @@
  * Errors.  Every function returns a hive_status.  hive_status_string() names
  * it; hive_last_error() gives this thread's text for the last failure (which
  * call, which argument, what the GPU said).  Setting HIVE_DEBUG=1 in the
- * environment logs every failure to stderr as it happens.
+ * environment logs every failure to stderr as it happens.  A call that fails
+ * part way through a resize (a CUDA error, or memory) returns the error and
+ * leaves the table usable, holding exactly the pairs it held: a growth may
+ * stop between the old and the new size, a shrink is undone.  Only if that
+ * recovery fails too (the GPU's context is lost, as a rule) does the table
+ * refuse every later call but hive_clear and hive_destroy with
+ * HIVE_ERROR_CUDA; hive_clear makes it an empty, usable table again.
  */
 #ifndef HIVE_H
 #define HIVE_H

@@ -397,6 +397,7 @@ static void bad_ops(hive_table *table, ht_batch *b)
         ht_put(t, b->values, i, 40 + i);
         b->ops[i] = ops[i];
     }
+    ht_put(t, b->keys, 5, t->reserved_min); /* a bad op code wins over a reserved key: NONE */
     memset(b->results, HT_FLAG_POISON, n);
     HT_CHECK_STATUS(hive_apply(table, n, b->ops, b->keys, b->values, HIVE_COMBINE_ASSIGN,
                                b->results, NULL),
@@ -416,6 +417,27 @@ static void bad_ops(hive_table *table, ht_batch *b)
     ht_ref_put(&ref, 304, 44);
     ht_ref_put(&ref, 400, 7);
     ht_expect_contents(t, table, &ref, "after apply with bad op codes");
+
+    /* values may be NULL when no element inserts: finds then write none. */
+    ht_context("apply without values (%s %s)", t->backend_name, t->width_name);
+    b->ops[0] = HIVE_OP_FIND;
+    b->ops[1] = HIVE_OP_ERASE;
+    ht_put(t, b->keys, 0, 300);
+    ht_put(t, b->keys, 1, 302);
+    memset(b->results, HT_FLAG_POISON, 2);
+    HT_CHECK_STATUS(hive_apply(table, 2, b->ops, b->keys, NULL, HIVE_COMBINE_ASSIGN, b->results, NULL),
+                    HIVE_SUCCESS, "apply of a FIND and an ERASE without values");
+    HT_CHECK_EQ(b->results[0], HIVE_RESULT_FOUND, "FIND without values: %s", ht_result_name(b->results[0]));
+    HT_CHECK_EQ(b->results[1], HIVE_RESULT_ERASED, "ERASE without values: %s", ht_result_name(b->results[1]));
+    ht_ref_erase(&ref, 302);
+    b->ops[1] = HIVE_OP_INSERT;
+    ht_put(t, b->keys, 1, 306);
+    memset(b->results, HT_FLAG_POISON, 2);
+    HT_CHECK_STATUS(hive_apply(table, 2, b->ops, b->keys, NULL, HIVE_COMBINE_ASSIGN, b->results, NULL),
+                    HIVE_ERROR_INVALID_ARGUMENT, "apply of an INSERT without values");
+    EXPECT_ERROR_NAMES("values", "apply of an INSERT without values");
+    HT_CHECK_EQ(b->results[0], HT_FLAG_POISON, "a refused apply wrote results");
+    ht_expect_contents(t, table, &ref, "after apply without values");
     ht_ref_free(&ref);
     HT_MUST(hive_clear(table, NULL));
 }

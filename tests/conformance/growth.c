@@ -150,8 +150,77 @@ static void one_param(const ht_target *t, const ct_param *p, size_t M)
     free(erased);
 }
 
+/* Growth is for new keys only: a table filled to its bound takes batches of
+ * updates of its own keys (hive_insert ASSIGN and ADD, hive_apply UPSERT and
+ * INSERT) without growing; and churn over 1,024 hot keys (mixed batches of
+ * inserts, upserts, erases and finds of distinct hot keys) neither grows nor
+ * shrinks the table on call after call. */
+#define HOT_KEYS 1024
+#define CHURN_CALLS 300
+#define CHURN_BATCH 512
+
+static void updates_and_churn(const ht_target *t, const ct_param *p)
+{
+    ht_rng rng;
+    ht_rng_seed(&rng, p->seed * 1000 + 7);
+    hive_config c;
+    hive_table *table = ct_open(t, "growth (updates of a full table)", p, 50000, &c);
+    hive_stats st;
+    HT_MUST(hive_stats_get(table, &st));
+    size_t n = (size_t)(p->max_load_factor * (double)st.capacity);
+    uint64_t *keys = malloc(n * sizeof *keys);
+    ht_unique_keys(t, &rng, keys, n, NULL);
+    ht_batch b;
+    ht_batch_init(&b, t, n);
+    ht_ref ref;
+    ht_ref_init(&ref);
+    ct_fill(t, &b, keys, n, &rng);
+    ht_run_unique(t, table, &ref, &b, HT_CALL_INSERT, HIVE_COMBINE_ASSIGN, HT_PASS_ALL, 1,
+                  "fill to max_load_factor");
+    hive_stats full;
+    HT_MUST(hive_stats_get(table, &full));
+    for (int round = 0; round < 4; round++) {
+        ct_fill(t, &b, keys + round * 1000, 1000, &rng);
+        for (size_t i = 0; i < b.n; i++)
+            b.ops[i] = round == 3 ? HIVE_OP_INSERT : HIVE_OP_UPSERT;
+        ht_run_unique(t, table, &ref, &b, round >= 2 ? HT_CALL_APPLY : HT_CALL_INSERT,
+                      round == 1 ? HIVE_COMBINE_ADD : HIVE_COMBINE_ASSIGN, HT_PASS_ALL, 1,
+                      "1,000 updates of present keys");
+        HT_MUST(hive_stats_get(table, &st));
+        HT_CHECK_EQ(st.capacity, full.capacity, "round %d: 1,000 updates of a full table grew it", round);
+    }
+    ht_expect_contents(t, table, &ref, "after the updates");
+    ht_ref_free(&ref);
+    ht_close(table);
+
+    table = ct_open(t, "growth (churn over 1,024 hot keys)", p, 1024, &c);
+    ht_ref_init(&ref);
+    uint64_t hot[HOT_KEYS];
+    ht_unique_keys(t, &rng, hot, HOT_KEYS, NULL);
+    for (int call = 0; call < CHURN_CALLS; call++) {
+        ht_shuffle(&rng, hot, HOT_KEYS);
+        ct_fill(t, &b, hot, CHURN_BATCH, &rng);
+        for (size_t i = 0; i < b.n; i++)
+            b.ops[i] = (uint8_t)(ht_rng_next(&rng) % 4); /* FIND, INSERT, UPSERT, ERASE */
+        ht_run_unique(t, table, &ref, &b, HT_CALL_APPLY, HIVE_COMBINE_ASSIGN, HT_PASS_ALL, 1,
+                      "a mixed batch of hot keys");
+    }
+    HT_MUST(hive_stats_get(table, &st));
+    HT_CHECK(st.grows + st.shrinks <= 4,
+             "%d mixed batches over %d hot keys: %llu grows and %llu shrinks (the table must not "
+             "swing with the churn)", CHURN_CALLS, HOT_KEYS, (unsigned long long)st.grows,
+             (unsigned long long)st.shrinks);
+    ht_expect_contents(t, table, &ref, "after the churn");
+    ht_ref_free(&ref);
+    ht_close(table);
+    ht_batch_free(&b);
+    free(keys);
+}
+
 void ct_suite_growth(const ht_target *t)
 {
     for (size_t i = 0; i < sizeof growth_params / sizeof growth_params[0]; i++)
         one_param(t, &growth_params[i].p, (size_t)ct_growth_keys / growth_params[i].keys_div);
+    for (size_t i = 0; i < ct_param_count; i++)
+        updates_and_churn(t, &ct_params[i]);
 }

@@ -115,10 +115,12 @@ typedef struct hive_config {
     uint32_t resize_batch;    /* K: buckets split or merged per resize kernel launch (CPU: per pass of the workers); default 2^26 */
     uint32_t max_evictions;   /* bound on one insert's cuckoo displacement chain; default 8 */
     double stash_fraction;    /* overflow stash slots as a fraction of capacity, in [0, 0.25]; default 0.01.
-                                 Resizing keeps the stash within a factor of two of it, or of
-                                 four times the pairs left in it where keys crowd a few buckets
-                                 (up to a quarter of capacity); a stash whose pairs would not
-                                 all fit a smaller one keeps its size.  0: no stash */
+                                 Resizing keeps the stash within a factor of two of it; where
+                                 keys crowd a few buckets the stash is enlarged for them (to four
+                                 times its pairs, up to a quarter of capacity) and returns to the
+                                 fraction at a later resize or compaction once they are gone; a
+                                 stash whose pairs would not all fit a smaller one keeps its
+                                 size.  0: no stash */
     uint32_t threads;         /* CPU backend worker threads; 0 = one per online core */
     uint32_t bucket_slots;    /* CUDA geometry: slots per bucket, power of two in 4..32; 0 = tuned default */
     uint32_t lanes_per_op;    /* CUDA geometry: lanes sharing one key, power of two in 1..bucket_slots; 0 = tuned default */

@@ -42,7 +42,9 @@ typedef struct hive_resize_step {
  * buckets: docs/design.md, "Crowding"), room for four times them, up to a
  * quarter of the table (the largest stash_fraction).  A crowded stash is
  * thus enlarged in place, and only one at that cap makes the table grow.
- * No stash where stash_fraction is 0. */
+ * Never less than twice the pairs: a shrink can leave more pairs in the
+ * stash than the cap of the smaller table holds, and a stash they do not
+ * fit would stay at its old size.  No stash where stash_fraction is 0. */
 static inline uint64_t hive_stash_wanted(double stash_fraction, uint64_t buckets, uint64_t live, uint32_t S)
 {
     if (stash_fraction <= 0)
@@ -50,8 +52,9 @@ static inline uint64_t hive_stash_wanted(double stash_fraction, uint64_t buckets
     uint64_t by_fraction = (uint64_t)((double)buckets * stash_fraction) + 1;
     uint64_t by_live = (4 * live + S - 1) / S;
     uint64_t cap = buckets / 4 + 1;
+    uint64_t least = (2 * live + S - 1) / S;
     if (by_live > cap)
-        by_live = cap;
+        by_live = cap > least ? cap : least;
     return by_live > by_fraction ? by_live : by_fraction;
 }
 

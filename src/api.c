@@ -600,6 +600,8 @@ static hive_status clear_entered(hive_table *t, hive_stream stream)
 {
     pthread_rwlock_wrlock(&t->resize_lock);
     hive_status s = t->ops->clear(t, stream);
+    if (s == HIVE_SUCCESS) /* a stash enlarged for crowded keys goes back to stash_fraction */
+        s = t->ops->compact(t, stream);
     if (s == HIVE_SUCCESS) {
         __atomic_store_n(&t->size, 0, __ATOMIC_SEQ_CST);
         t->shrink_below = UINT64_MAX;

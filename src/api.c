@@ -292,7 +292,8 @@ static hive_status shrink_if_sparse(hive_table *t, hive_stream stream)
     return s;
 }
 
-/* Empties a crowded stash: compaction turns the buckets' tombstones back
+/* Empties a crowded stash (and gives back the memory of a stash enlarged
+ * for crowded keys once erases have emptied it): compaction turns the buckets' tombstones back
  * into free slots, the stash's pairs move into their buckets where there is
  * room, and the stash is resized to hold what stays with room to spare
  * (backend.h's compact).  A stash still crowded after that has reached its
@@ -384,7 +385,7 @@ static hive_status retry_full(hive_table *t, const hive_batch *b, hive_batch_out
         }
         if (s != HIVE_SUCCESS)
             return s;
-        hive_batch_outcome again = {0, 0, 0, 0, 0, 0};
+        hive_batch_outcome again = {0};
         pthread_rwlock_rdlock(&t->resize_lock);
         s = t->ops->retry_full(t, b, &again, stream);
         if (s == HIVE_SUCCESS)
@@ -404,7 +405,7 @@ static hive_status retry_full(hive_table *t, const hive_batch *b, hive_batch_out
 static hive_status run_batch(hive_table *t, const hive_batch *caller_batch, int may_insert,
                              int may_erase, hive_stream stream, const char *call)
 {
-    hive_batch_outcome out = {0, 0, 0, 0, 0, 0};
+    hive_batch_outcome out = {0};
     hive_batch batch = *caller_batch;
     const hive_batch *b = &batch;
     if (may_insert && batch.results == NULL && batch.n > 0) {
@@ -446,7 +447,7 @@ static hive_status run_batch(hive_table *t, const hive_batch *caller_batch, int 
         t->ops->marks_free(t, batch.marks, stream);
     if (s != HIVE_SUCCESS)
         return s;
-    if (out.stash_crowded)
+    if (out.stash_crowded || out.stash_oversized)
         HIVE_TRY(relieve_stash(t, stream));
     if (may_erase && out.erased > 0)
         HIVE_TRY(shrink_if_sparse(t, stream));
@@ -600,11 +601,18 @@ static hive_status clear_entered(hive_table *t, hive_stream stream)
 {
     pthread_rwlock_wrlock(&t->resize_lock);
     hive_status s = t->ops->clear(t, stream);
-    if (s == HIVE_SUCCESS) /* a stash enlarged for crowded keys goes back to stash_fraction */
-        s = t->ops->compact(t, stream);
     if (s == HIVE_SUCCESS) {
         __atomic_store_n(&t->size, 0, __ATOMIC_SEQ_CST);
         t->shrink_below = UINT64_MAX;
+        /* A stash enlarged for crowded keys goes back to stash_fraction.  The
+         * table is cleared either way: a compaction that fails leaves it
+         * usable with its large stash, and the clear succeeded. */
+        hive_stats st;
+        double S = (double)t->config.bucket_slots;
+        if (t->ops->stats(t, &st) == HIVE_SUCCESS &&
+            (double)st.stash_capacity > 2 * (t->config.stash_fraction * (double)st.capacity + S) &&
+            t->ops->compact(t, stream) != HIVE_SUCCESS)
+            hive_clear_error();
     }
     pthread_rwlock_unlock(&t->resize_lock);
     return s;

@@ -58,6 +58,15 @@ static inline uint64_t hive_stash_wanted(double stash_fraction, uint64_t buckets
     return by_live > by_fraction ? by_live : by_fraction;
 }
 
+/* Whether a stash of `have` buckets, enlarged beyond stash_fraction for
+ * crowded keys, is twice what its `live` pairs need now: erases emptied it,
+ * and a compaction would give the memory back. */
+static inline int hive_stash_oversized(double stash_fraction, uint64_t buckets, uint64_t have, uint64_t live,
+                                       uint32_t S)
+{
+    return have != 0 && have >= 2 * hive_stash_wanted(stash_fraction, buckets, live, S);
+}
+
 /* Whether a stash of `have` buckets should be replaced by one of `wanted`
  * (stash_fraction of the table) after a resize: when it is under half or
  * over twice that, so that growing by doubling replaces it about every

@@ -85,6 +85,9 @@ hive_status hive_cpu_run(hive_table *t, const hive_batch *b, hive_batch_outcome 
     uint64_t stash_slots = ct->store.stash_buckets * ct->S;
     uint64_t stash_live = __atomic_load_n(&ct->store.stash_live, __ATOMIC_RELAXED);
     outcome->stash_crowded = stash_slots != 0 && 2 * stash_live > stash_slots;
+    outcome->stash_oversized = outcome->erased != 0 &&
+                               hive_stash_oversized(ct->stash_fraction, ct->store.buckets,
+                                                    ct->store.stash_buckets, stash_live, ct->S);
     return HIVE_SUCCESS;
 }
 

@@ -207,10 +207,16 @@ extern "C" hive_status hive_dict_run(hive_table *t, const hive_batch *b, hive_ba
     out->full = c[HIVE_CTR_FULL];
     out->bad_ops = c[HIVE_CTR_BAD_OPS];
     out->stash_crowded = 0;
+    out->stash_oversized = 0;
     for (int s = 0; s < 4; s++)
         __atomic_fetch_add(&d->insert_steps[s], c[HIVE_CTR_STEP0 + s], __ATOMIC_RELAXED);
     __atomic_fetch_add(&d->evictions, c[HIVE_CTR_EVICTIONS], __ATOMIC_RELAXED);
-    if (c[HIVE_CTR_STEP0 + HIVE_STEP_STASH] != 0) { /* only a batch that stashed can crowd it */
+    /* Only a batch that stashed can crowd the stash, and only one that erased
+     * from a stash enlarged for crowded keys (known here without a read) can
+     * leave it oversized. */
+    double fraction = t->config.stash_fraction;
+    int enlarged = hive_stash_oversized(fraction, d->buckets, d->view.stash_buckets, 0, d->bucket_slots);
+    if (c[HIVE_CTR_STEP0 + HIVE_STEP_STASH] != 0 || (enlarged && out->erased != 0)) {
         /* Read on the call's stream (the legacy default stream would wait for
          * every blocking stream's work); only such a batch pays this second
          * wait, where carrying the counter in the counter block would add a
@@ -222,6 +228,8 @@ extern "C" hive_status hive_dict_run(hive_table *t, const hive_batch *b, hive_ba
         HIVE_TRY(hive_cuda_status(cudaStreamSynchronize((cudaStream_t)stream), "hive batch (CUDA)",
                                   "cudaStreamSynchronize"));
         out->stash_crowded = 2 * live > d->view.stash_buckets * d->bucket_slots;
+        out->stash_oversized =
+            out->erased != 0 && hive_stash_oversized(fraction, d->buckets, d->view.stash_buckets, live, d->bucket_slots);
     }
     return HIVE_SUCCESS;
 }

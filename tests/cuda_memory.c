@@ -55,8 +55,17 @@ static void fill(const arrays *a)
         ht_put(target, k, i, keys[i]);
         ht_put(target, v, i, values[i]);
     }
+    /* Copied from the device that owns the memory: another device's pool
+     * memory is not addressable from this one's context. */
+    struct cudaPointerAttributes attr;
+    int previous;
+    CUDA_MUST(cudaGetDevice(&previous));
+    CUDA_MUST(cudaPointerGetAttributes(&attr, a->keys));
+    if (attr.type == cudaMemoryTypeDevice)
+        CUDA_MUST(cudaSetDevice(attr.device));
     CUDA_MUST(cudaMemcpy(a->keys, k, bytes, cudaMemcpyDefault));
     CUDA_MUST(cudaMemcpy(a->values, v, bytes, cudaMemcpyDefault));
+    CUDA_MUST(cudaSetDevice(previous));
     free(k);
     free(v);
 }
@@ -141,7 +150,9 @@ static void expect_refused(hive_table *table, const arrays *a, const char *what)
         ht_put(target, b.keys, i, keys[i]);
         ht_put(target, b.values, i, values[i]);
     }
-    HT_CHECK_STATUS(hive_find(table, b.n, b.keys, b.values, b.found, b.stream), HIVE_SUCCESS,
+    /* The default stream: the batch's own belongs to the device that was
+     * current when it was made, not necessarily the table's. */
+    HT_CHECK_STATUS(hive_find(table, b.n, b.keys, b.values, b.found, NULL), HIVE_SUCCESS,
                     "%s: a find from managed memory after the refusal (is the context alive?) (%s)",
                     what, hive_last_error());
     ht_batch_free(&b);

@@ -21,23 +21,44 @@ static void look_up(void)
 }
 
 /* Whether the current device may read and write p, memory of another
- * device: the access the driver grants the current context, which
- * cudaDeviceEnablePeerAccess gives for ordinary allocations,
- * cudaMemPoolSetAccess for a pool's, cuMemSetAccess for mapped ranges.  A
- * query, where a trial cudaDeviceEnablePeerAccess would change the process's
- * peer mappings (and cost what mapping every allocation costs); peer access
- * the hardware could have but nobody enabled is refused.  0 too when the
- * driver cannot say (*why: its error, -1 without the function; else 0). */
-static int reachable(const void *p, int *why)
+ * device.  Memory of a pool (cudaMallocAsync) is reachable where the pool
+ * grants the current device access (cudaMemPoolSetAccess: asked of the
+ * pool).  The driver's access flags of a pointer say read-write for pool
+ * and ordinary allocations alike, granted or not (H200 pair, CUDA 13.0: a
+ * kernel then faulted on it); for ordinary allocations what decides is
+ * whether the current device has peer access to the owner enabled.  The runtime has no query for
+ * that: enabling it answers (cudaErrorPeerAccessAlreadyEnabled when it was),
+ * and an enabling that succeeds is undone at once, so that the check leaves
+ * the process's peer mappings as they were.  *why: the driver's error, -1
+ * without the function; else 0. */
+static int reachable(const void *p, int owner, int *why)
 {
     pthread_once(&lookup_once, look_up);
     *why = -1;
     if (pointer_attribute == NULL)
         return 0;
-    CUDA_POINTER_ATTRIBUTE_ACCESS_FLAGS flags = CU_POINTER_ATTRIBUTE_ACCESS_FLAG_NONE;
-    CUresult r = pointer_attribute(&flags, CU_POINTER_ATTRIBUTE_ACCESS_FLAGS, (CUdeviceptr)p);
+    CUmemoryPool pool = NULL;
+    CUresult r = pointer_attribute(&pool, CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE, (CUdeviceptr)p);
     *why = (int)r;
-    return r == CUDA_SUCCESS && flags == CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READWRITE;
+    if (r != CUDA_SUCCESS)
+        return 0;
+    if (pool != NULL) {
+        int current = 0;
+        cudaMemAccessFlags flags = cudaMemAccessFlagsProtNone;
+        cudaMemLocation here;
+        here.type = cudaMemLocationTypeDevice;
+        here.id = cudaGetDevice(&current) == cudaSuccess ? current : -1;
+        cudaError_t e = cudaMemPoolGetAccess(&flags, (cudaMemPool_t)pool, &here);
+        cudaGetLastError();
+        return e == cudaSuccess && flags == cudaMemAccessFlagsProtReadWrite;
+    }
+    cudaError_t e = cudaDeviceEnablePeerAccess(owner, 0);
+    cudaGetLastError();
+    if (e == cudaErrorPeerAccessAlreadyEnabled)
+        return 1;
+    if (e == cudaSuccess)
+        cudaDeviceDisablePeerAccess(owner);
+    return 0;
 }
 
 /* Checks p for a table on `device`, which is the current device. */
@@ -78,7 +99,7 @@ extern "C" hive_status hive_dict_check_pointer(int device, const void *p, const 
                          "pass that address",
                          what, device, attr.devicePointer);
     case cudaMemoryTypeDevice:
-        if (attr.device == device || reachable(p, &why))
+        if (attr.device == device || reachable(p, attr.device, &why))
             return HIVE_SUCCESS;
         return hive_fail(HIVE_ERROR_INVALID_ARGUMENT, call,
                          "%s is memory of device %d, which the table's device %d cannot reach (enable "

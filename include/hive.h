@@ -8,7 +8,8 @@
  *
  * Memory spaces.  A table of backend HIVE_BACKEND_CUDA takes key, value, flag
  * and result arrays that the GPU can read and write: device memory of the
- * table's device (or of a device with peer access enabled to it), managed
+ * table's device (or of another device to which it has peer access enabled;
+ * for memory from a pool, the pool's access granted to it), managed
  * memory or mapped (registered) host memory.  Plain pageable host pointers, and
  * device memory the table's device cannot reach, are rejected with
  * HIVE_ERROR_INVALID_ARGUMENT, as are key and value arrays not aligned to

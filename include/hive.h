@@ -69,7 +69,9 @@ typedef enum hive_status {
     HIVE_ERROR_INVALID_ARGUMENT = 1, /* NULL, bad size, bad config, wrong memory space */
     HIVE_ERROR_RESERVED_KEY = 2,     /* some keys were reserved sentinels; the rest were processed */
     HIVE_ERROR_OUT_OF_MEMORY = 3,    /* allocation failed; the table is unchanged */
-    HIVE_ERROR_TABLE_FULL = 4,       /* some inserts found no room; the rest were processed */
+    HIVE_ERROR_TABLE_FULL = 4,       /* some inserts found no room, the table could not grow for them
+                                        (at its largest, or out of memory: see hive_last_error);
+                                        the rest were processed */
     HIVE_ERROR_CUDA = 5,             /* a CUDA call failed (details in hive_last_error) */
     HIVE_ERROR_NO_DEVICE = 6,        /* a CUDA table was asked for and no usable GPU exists */
     HIVE_ERROR_UNSUPPORTED = 7,      /* valid request this build or backend cannot do */

@@ -349,9 +349,10 @@ static hive_status outcome_status(const hive_batch_outcome *o, const char *call)
                          "%llu elements had an op code outside hive_op and were skipped",
                          (unsigned long long)o->bad_ops);
     if (o->full)
-        return hive_fail(HIVE_ERROR_TABLE_FULL, call,
-                         "%llu keys found no room (max_evictions and the stash exhausted)",
-                         (unsigned long long)o->full);
+        return hive_fail(HIVE_ERROR_TABLE_FULL, call, "%llu keys found no room (%s)",
+                         (unsigned long long)o->full,
+                         o->grow_failed ? "and growing the table for them ran out of memory"
+                                        : "max_evictions and the stash exhausted, and the table at its largest");
     if (o->reserved)
         return hive_fail(HIVE_ERROR_RESERVED_KEY, call,
                          "%llu keys were reserved sentinels (>= HIVE_KV*_RESERVED_MIN) and skipped",
@@ -381,6 +382,7 @@ static hive_status retry_full(hive_table *t, const hive_batch *b, hive_batch_out
         pthread_rwlock_unlock(&t->resize_lock);
         if (s == HIVE_ERROR_OUT_OF_MEMORY || s == HIVE_ERROR_TABLE_FULL) {
             hive_clear_error();
+            out->grow_failed = s == HIVE_ERROR_OUT_OF_MEMORY;
             return HIVE_SUCCESS; /* the keys stay rejected: outcome_status reports it */
         }
         if (s != HIVE_SUCCESS)

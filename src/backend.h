@@ -38,6 +38,7 @@ typedef struct hive_batch_outcome {
     uint64_t full;     /* inserts rejected for lack of room */
     uint64_t bad_ops;  /* elements of a mixed batch with an op code outside hive_op */
     int stash_crowded; /* the stash is over half full after the batch (api.c then compacts) */
+    int grow_failed;    /* api.c: the growth for keys rejected for room ran out of memory */
     int stash_oversized; /* a stash enlarged for crowded keys is twice what its pairs need now
                           * (core/resize_plan.h, hive_stash_wanted; api.c then compacts) */
 } hive_batch_outcome;

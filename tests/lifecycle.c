@@ -1,6 +1,6 @@
 /* lifecycle.c — hive_destroy and hive_clear while other threads' calls run:
  *
- *   hive-lifecycle <cpu|cuda> <kv32|kv64> [destroy|clear ...] [--keys N]
+ *   hive-lifecycle <cpu|cuda> <kv32|kv64> [destroy|clear|writer ...] [--keys N]
  *
  *   destroy  four threads each make ONE call of N keys (two finds of present
  *            keys, an insert of new keys that grows the table, an erase of
@@ -20,6 +20,11 @@
  *            wrong value; a find that starts after hive_clear returned finds
  *            nothing; afterwards the size is 0 and no key is found.  The
  *            table is filled again and cleared twice more: it keeps working.
+ *   writer   three threads find N/8 present keys over and over, without
+ *            pause, while the main thread doubles the table six times with
+ *            hive_reserve: each resize must get the lock within seconds (a
+ *            reader-preferring lock held it off for minutes), and every key
+ *            is there after.
  *
  * A call that starts after hive_destroy has returned is the caller's error
  * (use after free), so the threads here say "ready" only right before their
@@ -346,18 +351,128 @@ static void scenario_clear(void)
     free(keys);
 }
 
+/* ---------------------------------------------------------------- writer */
+
+/* A resize waits for the calls that share the resize lock, never for a
+ * stream of them: readers that overlap without pause must not hold a
+ * growth off (a reader-preferring lock did, for minutes). */
+#define WRITER_FINDERS 3
+#define WRITER_GROWS 6
+#define WRITER_MOST_SECONDS 5.0
+
+typedef struct writer_finder {
+    hive_table *table;
+    const uint64_t *keys;
+    size_t n;
+    ht_batch batch;
+    atomic_uint *ready;
+    atomic_int *stop;
+    uint64_t calls; /* read after the join */
+} writer_finder;
+
+static void *writer_finder_main(void *arg)
+{
+    writer_finder *f = arg;
+    const ht_target *t = &target;
+    ht_batch *b = &f->batch;
+    for (size_t i = 0; i < f->n; i++)
+        ht_put(t, b->keys, i, f->keys[i]);
+    atomic_fetch_add(f->ready, 1);
+    while (!atomic_load(f->stop)) {
+        HT_CHECK_STATUS(hive_find(f->table, f->n, b->keys, b->values, b->found, b->stream), HIVE_SUCCESS,
+                        "find while a resize waits");
+        f->calls++;
+    }
+    return NULL;
+}
+
+static double seconds_since(const struct timespec *t0)
+{
+    struct timespec t1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    return (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) * 1e-9;
+}
+
+static void scenario_writer(void)
+{
+    const ht_target *t = &target;
+    const size_t n = batch_keys / 8 + 1;
+    uint64_t *keys = malloc(n * sizeof *keys);
+    if (keys == NULL)
+        ht_fatal("no memory for %zu keys", n);
+    ht_rng rng;
+    ht_rng_seed(&rng, 13);
+    ht_unique_keys(t, &rng, keys, n, NULL);
+    hive_config c = ht_config(t);
+    ht_context("lifecycle %s %s: writer, opening", t->backend_name, t->width_name);
+    hive_table *table = ht_open(t, &c);
+    ht_batch all;
+    ht_batch_init(&all, t, n);
+    insert_known(table, &all, keys, n);
+
+    writer_finder f[WRITER_FINDERS];
+    atomic_uint ready = 0;
+    atomic_int stop = 0;
+    pthread_t th[WRITER_FINDERS];
+    for (unsigned i = 0; i < WRITER_FINDERS; i++) {
+        memset(&f[i], 0, sizeof f[i]);
+        f[i].table = table;
+        f[i].keys = keys;
+        f[i].n = n;
+        f[i].ready = &ready;
+        f[i].stop = &stop;
+        ht_batch_init(&f[i].batch, t, n);
+        if (pthread_create(&th[i], NULL, writer_finder_main, &f[i]) != 0)
+            ht_fatal("pthread_create failed");
+    }
+    wait_ready(&ready, WRITER_FINDERS);
+    double slowest = 0;
+    hive_stats st;
+    for (unsigned g = 0; g < WRITER_GROWS; g++) {
+        HT_MUST(hive_stats_get(table, &st));
+        ht_context("lifecycle %s %s: writer, grow %u of %u", t->backend_name, t->width_name, g + 1,
+                   WRITER_GROWS);
+        struct timespec t0;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        HT_CHECK_STATUS(hive_reserve(table, 2 * st.capacity, NULL), HIVE_SUCCESS, "hive_reserve");
+        double took = seconds_since(&t0);
+        slowest = took > slowest ? took : slowest;
+        HT_CHECK(took < WRITER_MOST_SECONDS,
+                 "hive_reserve took %.2f s while %d threads found keys without pause: the resize "
+                 "waited for a stream of readers", took, WRITER_FINDERS);
+    }
+    atomic_store(&stop, 1);
+    uint64_t calls = 0;
+    for (unsigned i = 0; i < WRITER_FINDERS; i++) {
+        pthread_join(th[i], NULL);
+        calls += f[i].calls;
+        ht_batch_free(&f[i].batch);
+    }
+    ht_ref ref;
+    ht_ref_init(&ref);
+    for (size_t i = 0; i < n; i++)
+        ht_ref_put(&ref, keys[i], value_of(keys[i]));
+    ht_expect_contents(t, table, &ref, "after the grows");
+    ht_ref_free(&ref);
+    printf("  writer: %d grows, the slowest in %.3f s, beside %llu finds of %zu keys\n", WRITER_GROWS,
+           slowest, (unsigned long long)calls, n);
+    ht_batch_free(&all);
+    ht_close(table);
+    free(keys);
+}
+
 /* ---------------------------------------------------------------- main */
 
 static const struct {
     const char *name;
     void (*run)(void);
-} scenarios[] = {{"destroy", scenario_destroy}, {"clear", scenario_clear}};
+} scenarios[] = {{"destroy", scenario_destroy}, {"clear", scenario_clear}, {"writer", scenario_writer}};
 #define SCENARIOS (sizeof scenarios / sizeof scenarios[0])
 
 int main(int argc, char **argv)
 {
     static char name[96];
-    const char *usage = "<cpu|cuda> <kv32|kv64> [destroy|clear ...] [--keys N]";
+    const char *usage = "<cpu|cuda> <kv32|kv64> [destroy|clear|writer ...] [--keys N]";
     if (argc < 3) {
         fprintf(stderr, "usage: %s %s\n", argv[0], usage);
         return HT_EXIT_FAIL;

@@ -164,10 +164,11 @@ static hive_status grow(hive_cpu_table *ct, uint64_t want)
 }
 
 /* Merges buckets down toward `want`, from the last split back.  Pairs a
- * merged bucket cannot hold are placed through the protocol (their other
- * bucket, eviction, the stash) under the merged index; if one finds no room,
- * the step is undone and shrinking stops there.  Then unmaps the memory of
- * the buckets gone. */
+ * merged bucket cannot hold are placed under the merged index in a free
+ * slot or TOMB of their buckets, or the stash, never by eviction
+ * (hive_rehome_pair); if one finds no room, the step is undone, losing
+ * nothing, and shrinking stops there.  Then unmaps the memory of the buckets
+ * gone. */
 static hive_status shrink(hive_cpu_table *ct, uint64_t want)
 {
     hive_cpu_store *s = &ct->store;

@@ -605,9 +605,10 @@ static hive_status undo_merge(hive_dict *d, const hive_resize_step *step, uint64
 }
 
 /* Merges buckets down toward `want`, from the last split back.  Pairs a
- * merged bucket cannot hold are placed through the protocol under the
- * merged index; if one finds no room, the step is undone and shrinking
- * stops there.  Then unmaps the memory of the buckets gone. */
+ * merged bucket cannot hold are placed under the merged index without
+ * eviction (hive_rehome_pair); if one finds no room, the step is undone,
+ * losing nothing, and shrinking stops there.  Then unmaps the memory of the
+ * buckets gone. */
 static hive_status shrink(hive_table *t, hive_dict *d, uint64_t want, hive_stream stream)
 {
     hive_resize_step step;

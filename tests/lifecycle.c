@@ -65,6 +65,18 @@ static void wait_ready(atomic_uint *ready, unsigned count)
         sleep_us(100);
 }
 
+/* n distinct keys of the target's width from `seed`, in host memory (free). */
+static uint64_t *unique_keys(size_t n, uint64_t seed)
+{
+    uint64_t *keys = malloc(n * sizeof *keys);
+    if (keys == NULL)
+        ht_fatal("no memory for %zu keys", n);
+    ht_rng rng;
+    ht_rng_seed(&rng, seed);
+    ht_unique_keys(&target, &rng, keys, n, NULL);
+    return keys;
+}
+
 /* Puts keys[0..n) into b with value_of(key) and one hive_insert. */
 static void insert_known(hive_table *table, ht_batch *b, const uint64_t *keys, size_t n)
 {
@@ -152,12 +164,7 @@ static void scenario_destroy(void)
     const enum call_kind kinds[] = {CALL_FIND, CALL_FIND, CALL_INSERT, CALL_ERASE};
     enum { WORKERS = 4 };
     const size_t n = batch_keys;
-    uint64_t *keys = malloc(3 * n * sizeof *keys); /* present, erased, new */
-    if (keys == NULL)
-        ht_fatal("no memory for %zu keys", 3 * n);
-    ht_rng rng;
-    ht_rng_seed(&rng, 7);
-    ht_unique_keys(t, &rng, keys, 3 * n, NULL);
+    uint64_t *keys = unique_keys(3 * n, 7); /* present, erased, new */
     const uint64_t *present = keys, *erased = keys + n, *fresh = keys + 2 * n;
     unsigned in_flight_total = 0;
     for (unsigned round = 0; round < sizeof sleeps_ms / sizeof sleeps_ms[0]; round++) {
@@ -289,12 +296,7 @@ static void scenario_clear(void)
     static const unsigned sleeps_ms[] = {1, 3, 8};
     enum { FINDERS = 2 };
     const size_t n = batch_keys;
-    uint64_t *keys = malloc(n * sizeof *keys);
-    if (keys == NULL)
-        ht_fatal("no memory for %zu keys", n);
-    ht_rng rng;
-    ht_rng_seed(&rng, 11);
-    ht_unique_keys(t, &rng, keys, n, NULL);
+    uint64_t *keys = unique_keys(n, 11);
     hive_config c = ht_config(t);
     ht_context("lifecycle %s %s: clear, opening", t->backend_name, t->width_name);
     hive_table *table = ht_open(t, &c);
@@ -397,12 +399,7 @@ static void scenario_writer(void)
 {
     const ht_target *t = &target;
     const size_t n = batch_keys / 8 + 1;
-    uint64_t *keys = malloc(n * sizeof *keys);
-    if (keys == NULL)
-        ht_fatal("no memory for %zu keys", n);
-    ht_rng rng;
-    ht_rng_seed(&rng, 13);
-    ht_unique_keys(t, &rng, keys, n, NULL);
+    uint64_t *keys = unique_keys(n, 13);
     hive_config c = ht_config(t);
     ht_context("lifecycle %s %s: writer, opening", t->backend_name, t->width_name);
     hive_table *table = ht_open(t, &c);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # gpu-check: the one-shot run for a machine with a GPU (no network needed).
 # Builds for sm_90, runs every test with HIVE_REQUIRE_GPU=1 (a missing GPU
-# fails instead of skipping), then the soak run (tests/soak/: 10^9 mixed ops
+# fails instead of skipping), then the soak run (tests/stress/soak/: 10^9 mixed ops
 # on KV32, 2 x 10^8 on KV64, each under a time limit), runs the GPU tests
 # under compute-sanitizer (memcheck and racecheck, short inputs), then the
 # quick benchmark.  Logs and results go to build-gpu/gpu-check, and when $OUT

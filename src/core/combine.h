@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "platform.h"
+#include "../base/platform.h"
 
 /* Mirrors enum hive_combine of hive.h, which device code does not include. */
 #define HIVE_CMB_KEEP 0

@@ -16,7 +16,7 @@
 
 #include <stdint.h>
 
-#include "platform.h"
+#include "../base/platform.h"
 
 typedef struct hive_index {
     uint64_t base;     /* buckets of round 0, >= 1 */

@@ -24,7 +24,7 @@
 
 #include <stdint.h>
 
-#include "platform.h"
+#include "../base/platform.h"
 
 #define HIVE_K32_EMPTY 0xFFFFFFFFu
 /* The two free kinds are the top two values, so "free" is one comparison

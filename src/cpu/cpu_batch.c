@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "alloc.h"
+#include "base/alloc.h"
 #include "core/marks.h"
 #include "cpu_table.h"
 

@@ -117,7 +117,7 @@ static uint64_t K_SUFFIX(count_new_range)(const hive_view *v, uint32_t S, const 
     return count;
 }
 
-/* One resize op (core/resize_body.h) over [begin, end); returns the sum of
+/* One resize op (designs/hive/resize_body.h) over [begin, end); returns the sum of
  * what it counts. */
 static uint64_t K_SUFFIX(resize_range)(hive_resize_op op, const hive_view *v, const hive_view *to,
                                        uint32_t S, hive_index ix, uint64_t begin, uint64_t end)

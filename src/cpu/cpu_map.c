@@ -8,7 +8,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "alloc.h"
+#include "base/alloc.h"
 
 #define HUGE_PAGE (2u << 20)
 

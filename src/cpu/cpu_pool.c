@@ -11,8 +11,8 @@
 #include <signal.h>
 #include <string.h>
 
-#include "alloc.h"
-#include "check.h"
+#include "base/alloc.h"
+#include "base/check.h"
 
 struct hive_cpu_pool {
     pthread_mutex_t owner; /* held by the caller whose task the workers run */

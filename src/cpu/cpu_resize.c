@@ -2,11 +2,11 @@
  * more pages behind the bucket array and splits buckets into them, shrinking
  * merges buckets back and unmaps what they held; both run one step of
  * core/resize_plan.h at a time over all the table's threads, with the bucket
- * work of core/resize_body.h.  api.c holds the table's resize lock throughout,
+ * work of designs/hive/resize_body.h.  api.c holds the table's resize lock throughout,
  * so no operation runs meanwhile (R8). */
 #include <string.h>
 
-#include "check.h"
+#include "base/check.h"
 #include "core/resize_plan.h"
 #include "cpu_map.h"
 #include "cpu_table.h"
@@ -132,7 +132,7 @@ static void settle_stash(hive_cpu_table *ct)
 
 /* After a resize, and as the relief of a crowded stash: pairs go back to
  * their first buckets where there is room, tombstones become free slots,
- * free slots become EMPTY wherever R4 allows (core/resize_body.h), and the
+ * free slots become EMPTY wherever R4 allows (designs/hive/resize_body.h), and the
  * stash is drained and sized to the table. */
 static void tidy(hive_cpu_table *ct)
 {

@@ -4,8 +4,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "alloc.h"
-#include "check.h"
+#include "base/alloc.h"
+#include "base/check.h"
 #include "cpu_map.h"
 #include "cpu_table.h"
 

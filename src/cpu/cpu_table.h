@@ -3,7 +3,7 @@
  * around it, and the width-specific loops that cpu_kernels.c instantiates
  * once per key width from cpu_kernels_body.h.
  *
- * The memory is laid out as core/protocol.h expects, and every per-key
+ * The memory is laid out as designs/hive/protocol.h expects, and every per-key
  * operation goes through that protocol (hive_find_kv32 & co.): this backend
  * is the executable reference of what the GPU kernels do. */
 #ifndef HIVE_CPU_TABLE_H
@@ -13,9 +13,9 @@
 #include <stdint.h>
 
 #include "backend.h"
-#include "core/protocol.h"
+#include "designs/hive/protocol.h"
 #include "cpu_pool.h"
-#include "table.h"
+#include "api/table.h"
 
 /* One table's memory.  Empty memory is all 0xFF bytes (EMPTY keys, both
  * widths).  The slot and lock arrays are page mappings that a resize extends

@@ -16,7 +16,7 @@
 
 #include <stdint.h>
 
-#include "../core/platform.h"
+#include "../base/platform.h"
 
 HIVE_HD uint32_t hive_bithash1(uint32_t key)
 {

@@ -1,6 +1,6 @@
 /* child.h — runs a test program again as a child process with one more
  * environment variable, under a time limit.  The library reads its
- * failure-injection variables once per process (src/alloc.h), so a test that
+ * failure-injection variables once per process (src/base/alloc.h), so a test that
  * sweeps an injection point runs one child per value; the time limit turns a
  * hang into a failure that names the value. */
 #ifndef HT_CHILD_H

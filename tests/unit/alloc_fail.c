@@ -3,7 +3,7 @@
  *   HIVE_TEST_FAIL_ALLOC=N hive-alloc-fail <cpu|cuda> <kv32|kv64>
  *
  * hive lets N of its allocations succeed and fails every later one
- * (src/alloc.h).  N is set by CTest (ENVIRONMENT) so that the table can be
+ * (src/base/alloc.h).  N is set by CTest (ENVIRONMENT) so that the table can be
  * created and then, some growth later, an insert needs room that cannot be
  * had.  Checked: that insert returns HIVE_ERROR_OUT_OF_MEMORY and the table
  * still holds exactly its old contents (size, find, export); a hive_reserve

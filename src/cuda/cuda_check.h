@@ -5,7 +5,7 @@
 
 #include <cuda_runtime.h>
 
-#include "check.h"
+#include "base/check.h"
 
 static inline hive_status hive_cuda_status(cudaError_t e, const char *call, const char *what)
 {

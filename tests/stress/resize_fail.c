@@ -6,7 +6,7 @@
  * With HIVE_TEST_FAIL_RESIZE_STEP=N set, the library fails step number N of
  * its CUDA resizes (counted from 0 over the process: each kernel launch of a
  * resize op and each read-back of the counters its kernels summed;
- * src/alloc.h), and no other.  The variable is read once per process, so
+ * src/base/alloc.h), and no other.  The variable is read once per process, so
  * this program runs itself again as a child for N = 0, S, 2S, ...  Each
  * child takes a table from 1024 slots through growth by inserts and by
  * hive_reserve, shrinks by erases, and growth and shrinking again, with key

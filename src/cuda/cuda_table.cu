@@ -1,16 +1,16 @@
-/* dict_table.cu — the CUDA backend's table operations (hive_cuda_backend):
+/* cuda_table.cu — the CUDA backend's table operations (hive_cuda_backend):
  * create and destroy, device memory of the bucket arrays, clear, resize by
  * linear hashing (splits and merges in place), compaction, export, stats,
  * and the memory-space check of user pointers. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
+#include "base/alloc.h"
 #include "core/marks.h"
 #include "cuda_check.h"
-#include "dict_table.h"
-#include "dict_vm.h"
-#include "table.h"
+#include "cuda_table.h"
+#include "cuda_vm.h"
+#include "api/table.h"
 
 /* Default geometry, chosen by measurement (bench/NOTES.md): buckets of 4
  * slots (32 bytes, one sector) probed by one thread per key. */
@@ -229,7 +229,7 @@ int hive_cuda_device_usable(int device)
     return device < count;
 }
 
-static hive_status dict_create(hive_table *t)
+static hive_status cuda_create(hive_table *t)
 {
     static const char call[] = "hive_create (CUDA)";
     hive_config *c = &t->config;
@@ -248,7 +248,7 @@ static hive_status dict_create(hive_table *t)
         c->bucket_slots = HIVE_DICT_DEFAULT_SLOTS;
     if (c->lanes_per_op == 0)
         c->lanes_per_op = HIVE_DICT_DEFAULT_LANES;
-    const hive_geometry_kernels *kernels = hive_dict_kernels(width, c->bucket_slots, c->lanes_per_op);
+    const hive_geometry_kernels *kernels = hive_cuda_kernels(width, c->bucket_slots, c->lanes_per_op);
     if (kernels == NULL)
         return hive_fail(HIVE_ERROR_UNSUPPORTED, call,
                          "no KV%u kernels for %u slots per bucket with %u lanes per key; built: KV32 "
@@ -338,7 +338,7 @@ out:
     return st;
 }
 
-static void dict_destroy(hive_table *t)
+static void cuda_destroy(hive_table *t)
 {
     hive_dict *d = (hive_dict *)t->impl;
     device_scope scope;
@@ -352,30 +352,30 @@ static void dict_destroy(hive_table *t)
     leave_device(d->device, &scope);
 }
 
-static hive_status dict_run(hive_table *t, const hive_batch *b, hive_batch_outcome *out,
+static hive_status cuda_run(hive_table *t, const hive_batch *b, hive_batch_outcome *out,
                             hive_stream stream)
 {
     RETURN_ON_DEVICE((hive_dict *)t->impl, "hive batch (CUDA)", hive_dict_run(t, b, out, stream));
 }
 
-static hive_status dict_count_new(hive_table *t, const hive_batch *b, uint64_t *count, hive_stream stream)
+static hive_status cuda_count_new(hive_table *t, const hive_batch *b, uint64_t *count, hive_stream stream)
 {
     RETURN_ON_DEVICE((hive_dict *)t->impl, "hive batch growth (CUDA)", hive_dict_count_new(t, b, count, stream));
 }
 
-static hive_status dict_count_inserts(hive_table *t, const hive_batch *b, uint64_t *count,
+static hive_status cuda_count_inserts(hive_table *t, const hive_batch *b, uint64_t *count,
                                       hive_stream stream)
 {
     RETURN_ON_DEVICE((hive_dict *)t->impl, "hive_apply (CUDA)", hive_dict_count_inserts(t, b, count, stream));
 }
 
-static hive_status dict_retry_full(hive_table *t, const hive_batch *b, hive_batch_outcome *out,
+static hive_status cuda_retry_full(hive_table *t, const hive_batch *b, hive_batch_outcome *out,
                                    hive_stream stream)
 {
     RETURN_ON_DEVICE((hive_dict *)t->impl, "hive batch retry (CUDA)", hive_dict_retry_full(t, b, out, stream));
 }
 
-static uint32_t *dict_marks_alloc(hive_table *t, uint64_t n, hive_stream stream)
+static uint32_t *cuda_marks_alloc(hive_table *t, uint64_t n, hive_stream stream)
 {
     hive_dict *d = (hive_dict *)t->impl;
     void *p = NULL;
@@ -395,7 +395,7 @@ static uint32_t *dict_marks_alloc(hive_table *t, uint64_t n, hive_stream stream)
     return (uint32_t *)p;
 }
 
-static void dict_marks_free(hive_table *t, uint32_t *marks, hive_stream stream)
+static void cuda_marks_free(hive_table *t, uint32_t *marks, hive_stream stream)
 {
     hive_dict *d = (hive_dict *)t->impl;
     device_scope scope;
@@ -405,7 +405,7 @@ static void dict_marks_free(hive_table *t, uint32_t *marks, hive_stream stream)
     leave_device(d->device, &scope);
 }
 
-static hive_status dict_clear(hive_table *t, hive_stream stream)
+static hive_status cuda_clear(hive_table *t, hive_stream stream)
 {
     static const char call[] = "hive_clear (CUDA)";
     hive_dict *d = (hive_dict *)t->impl;
@@ -436,7 +436,7 @@ static hive_status dict_clear(hive_table *t, hive_stream stream)
     return st;
 }
 
-static uint64_t dict_capacity(const hive_table *t)
+static uint64_t cuda_capacity(const hive_table *t)
 {
     const hive_dict *d = (const hive_dict *)t->impl;
     return d->buckets * d->bucket_slots;
@@ -462,7 +462,7 @@ static const char resize_call[] = "hive resize (CUDA)";
  *    stops there (as when a pair finds no room).
  *  - What ran of tidying stays (it moves pairs only between their own
  *    buckets and the stash), but its marks live in the lock bits
- *    (core/protocol.h), and a mark left set is a lock that no one releases:
+ *    (designs/hive/protocol.h), and a mark left set is a lock that no one releases:
  *    after any failure the lock words are cleared (no operation holds a lock
  *    while a resize runs, R8).  The stash keeps its size if replacing it fails.
  *  - Memory mapped for buckets that the index does not name is unmapped.
@@ -541,7 +541,7 @@ static hive_status settle_stash(hive_table *t, hive_dict *d, hive_stream stream)
 
 /* After a resize, and as the relief of a crowded stash: pairs go back to
  * their first buckets where there is room, tombstones become free slots,
- * free slots become EMPTY wherever R4 allows (core/resize_body.h), and the
+ * free slots become EMPTY wherever R4 allows (designs/hive/resize_body.h), and the
  * stash is drained and sized to the table. */
 static hive_status tidy(hive_table *t, hive_dict *d, hive_stream stream)
 {
@@ -643,7 +643,7 @@ static hive_status shrink(hive_table *t, hive_dict *d, uint64_t want, hive_strea
 /* Grows or shrinks by linear hashing (backend.h).  The bucket memory is
  * mapped in place: growth copies no bucket.  A failure leaves the table
  * usable with the same pairs (see "failures while resizing"). */
-static hive_status dict_resize(hive_table *t, uint64_t slots, hive_stream stream)
+static hive_status cuda_resize(hive_table *t, uint64_t slots, hive_stream stream)
 {
     hive_dict *d = (hive_dict *)t->impl;
     uint64_t want = (slots + d->bucket_slots - 1) / d->bucket_slots;
@@ -663,7 +663,7 @@ static hive_status dict_resize(hive_table *t, uint64_t slots, hive_stream stream
     return st;
 }
 
-static hive_status dict_compact(hive_table *t, hive_stream stream)
+static hive_status cuda_compact(hive_table *t, hive_stream stream)
 {
     static const char call[] = "hive compact (CUDA)";
     hive_dict *d = (hive_dict *)t->impl;
@@ -679,14 +679,14 @@ static hive_status dict_compact(hive_table *t, hive_stream stream)
     return st;
 }
 
-static hive_status dict_export(hive_table *t, uint64_t capacity, void *keys, void *values,
+static hive_status cuda_export(hive_table *t, uint64_t capacity, void *keys, void *values,
                                uint64_t *count, hive_stream stream)
 {
     hive_dict *d = (hive_dict *)t->impl;
     RETURN_ON_DEVICE(d, "hive_export (CUDA)", hive_dict_export(d, capacity, keys, values, count, stream));
 }
 
-static hive_status dict_stats(hive_table *t, hive_stats *s)
+static hive_status cuda_stats(hive_table *t, hive_stats *s)
 {
     static const char call[] = "hive_stats_get (CUDA)";
     hive_dict *d = (hive_dict *)t->impl;
@@ -716,8 +716,8 @@ static hive_status dict_stats(hive_table *t, hive_stats *s)
 }
 
 /* On the table's device: what a pointer of host memory maps to, and which
- * peer memory is reachable, are the current device's (dict_pointer.cu). */
-static hive_status dict_check_pointer(const hive_table *t, const void *p, const char *call,
+ * peer memory is reachable, are the current device's (cuda_pointer.cu). */
+static hive_status cuda_check_pointer(const hive_table *t, const void *p, const char *call,
                                       const char *what)
 {
     const hive_dict *d = (const hive_dict *)t->impl;
@@ -729,7 +729,7 @@ static hive_status dict_check_pointer(const hive_table *t, const void *p, const 
 }
 
 extern "C" const hive_backend_ops hive_cuda_backend = {
-    "cuda",           dict_create,        dict_destroy,      dict_run,      dict_count_inserts,
-    dict_count_new,   dict_retry_full,  dict_marks_alloc,   dict_marks_free,   dict_clear,    dict_capacity,
-    dict_resize,      dict_compact,       dict_export,       dict_stats,    dict_check_pointer,
+    "cuda",           cuda_create,        cuda_destroy,      cuda_run,      cuda_count_inserts,
+    cuda_count_new,   cuda_retry_full,  cuda_marks_alloc,   cuda_marks_free,   cuda_clear,    cuda_capacity,
+    cuda_resize,      cuda_compact,       cuda_export,       cuda_stats,    cuda_check_pointer,
 };

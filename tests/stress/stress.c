@@ -31,7 +31,7 @@
  *             the stress; afterwards every key is found with its value.  The
  *             GPU's last round fills a table of over 120 MB (at scale 2), more
  *             than twice any L2 it runs on, where a bulk insert takes the
- *             capped pass and (KV32) the full bits (dict_batch.cu).
+ *             capped pass and (KV32) the full bits (cuda_batch.cu).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>

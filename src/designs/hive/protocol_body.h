@@ -760,7 +760,7 @@ HIVE_PROTO int P_SUFFIX(hive_upsert_deferred)(const hive_view *v, P_GEOM_PARAM, 
 /* Inserts k, or combines val into its value (mode: HIVE_CMB_*).  Returns
  * HIVE_R_INSERTED, HIVE_R_UPDATED, HIVE_R_EXISTED or HIVE_R_REJECTED_FULL;
  * *step is the insert step that finished it, *moves the keys eviction moved.
- * The GPU runs the two parts apart (dict_kernels.cuh): deferred keys go to a
+ * The GPU runs the two parts apart (cuda_kernels.cuh): deferred keys go to a
  * second launch, so that no warp waits on one lane's locked path. */
 HIVE_PROTO int P_SUFFIX(hive_upsert_hashed)(const hive_view *v, P_GEOM_PARAM, P_KEY k, uint32_t h1,
                                             uint32_t h2, P_VAL val, int mode, int *step,

@@ -25,7 +25,7 @@
  *   pinned  min_load_factor 0 and hive_reserve(P): the bucket count stays
  *           fixed while the table is filled to P keys and emptied, twice.
  *
- * Allocation failures are injected by the library (src/alloc.h) with
+ * Allocation failures are injected by the library (src/base/alloc.h) with
  * HIVE_TEST_FAIL_ALLOC=N: N allocations succeed, every later one fails.
  * The counter is read once per process, so the oom part runs this program
  * again as a child (--oom-child) once per N, from 0 up: the first children

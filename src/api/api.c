@@ -8,10 +8,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "alloc.h"
+#include "base/alloc.h"
 #include "backend.h"
-#include "check.h"
-#include "table.h"
+#include "base/check.h"
+#include "api/table.h"
 
 /* The hash is 32 bits wide, so a table addresses at most 2^32 buckets; with
  * buckets of at most 32 slots that is 2^37 slots. */
@@ -251,7 +251,7 @@ static hive_status grow_for(hive_table *t, uint64_t incoming, hive_stream stream
 /* Shrinks after erases when the load falls under min_load_factor, to a load
  * half way between the two bounds, never under the initial capacity.  A
  * shrink that stops short (a merge step that cannot place every pair is
- * undone, core/resize_body.h: keys crowded into few buckets) is counted, and
+ * undone, designs/hive/resize_body.h: keys crowded into few buckets) is counted, and
  * the next is tried only once the size has halved (or after a grow or a
  * clear), not on every erasing call.  Called with no lock held. */
 static hive_status shrink_if_sparse(hive_table *t, hive_stream stream)

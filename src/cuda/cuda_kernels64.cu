@@ -1,6 +1,6 @@
-/* dict_kernels64.cu — the KV64 kernels (64-bit keys and values in 16-byte
+/* cuda_kernels64.cu — the KV64 kernels (64-bit keys and values in 16-byte
  * slots, published by one 128-bit CAS: sm_90), one thread per key, 4 to 32 slots per bucket. */
-#include "dict_kernels.cuh"
+#include "cuda_kernels.cuh"
 
 HIVE_DEFINE_BATCH_KERNELS(64, 4)
 HIVE_DEFINE_BATCH_KERNELS(64, 8)
@@ -21,7 +21,7 @@ HIVE_DEFINE_EXPORT_KERNEL(64, uint64_t)
      hive_mixed_kv64_s##S, hive_deferred_kv64_s##S, hive_deferred_deep_kv64_s##S, NULL,   \
      hive_retry_kv64_s##S, hive_resize_kv64_s##S, (hive_export_kernel)hive_export_kv64}
 
-extern const hive_geometry_kernels hive_dict_kernels64[] = {
+extern const hive_geometry_kernels hive_cuda_kernels64[] = {
     THREADS(4), THREADS(8), THREADS(16), THREADS(32),
     {0, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL},
 };

@@ -1,4 +1,4 @@
-/* dict_vm.h — a device array that grows and shrinks in place, for the
+/* cuda_vm.h — a device array that grows and shrinks in place, for the
  * bucket and lock arrays: a range of virtual addresses is reserved once (as
  * large as the GPU's memory), and physical memory is mapped at its end as
  * the table grows and unmapped as it shrinks (CUDA's virtual memory

@@ -1,5 +1,5 @@
-/* dict_table.h — the CUDA backend's state for one table: device arrays laid
- * out as core/protocol.h expects, the launch geometry, and the small buffers
+/* cuda_table.h — the CUDA backend's state for one table: device arrays laid
+ * out as designs/hive/protocol.h expects, the launch geometry, and the small buffers
  * a batch reads its outcome back through. */
 #ifndef HIVE_DICT_TABLE_H
 #define HIVE_DICT_TABLE_H
@@ -8,8 +8,8 @@
 #include <stdint.h>
 
 #include "backend.h"
-#include "core/protocol.h"
-#include "dict_vm.h"
+#include "designs/hive/protocol.h"
+#include "cuda_vm.h"
 
 /* Per-batch counters summed on the device, read back after each batch. */
 enum {
@@ -27,7 +27,7 @@ enum {
 
 #define HIVE_COUNTER_BLOCKS 64
 
-/* Kernels of one geometry and key width (dict_kernels32.cu, dict_kernels64.cu). */
+/* Kernels of one geometry and key width (cuda_kernels32.cu, cuda_kernels64.cu). */
 typedef void (*hive_batch_kernel)(hive_view, hive_batch, uint64_t *);
 typedef void (*hive_resize_kernel)(int, hive_view, hive_view, hive_index, uint64_t, uint64_t, uint64_t *);
 typedef void (*hive_export_kernel)(const uint64_t *, uint64_t, void *, void *, uint64_t, uint64_t *);
@@ -52,7 +52,7 @@ typedef struct hive_dict {
     uint32_t lanes;        /* lanes per key */
     uint32_t resize_batch; /* buckets per resize kernel launch (config.resize_batch) */
     int sm_count;
-    uint64_t l2_bytes;     /* the device's L2 (dict_batch.cu: tables beyond twice it) */
+    uint64_t l2_bytes;     /* the device's L2 (cuda_batch.cu: tables beyond twice it) */
     cudaMemPool_t pool;      /* per-call scratch (results of callers that pass none) */
     cudaStream_t stream;     /* the table's own, non-blocking: for work of calls that take no stream */
     hive_view view;        /* device pointers, passed by value to kernels */
@@ -60,7 +60,7 @@ typedef struct hive_dict {
     hive_vm lock_vm;
     uint64_t buckets;
     uint64_t bytes_held;
-    int broken; /* a failed resize could not be recovered from (dict_table.cu) */
+    int broken; /* a failed resize could not be recovered from (cuda_table.cu) */
     /* HIVE_COUNTER_BLOCKS blocks of HIVE_CTR_COUNT counters, one per call in
      * flight (calls may come from several host threads at once). */
     uint64_t *counters;      /* device */
@@ -77,9 +77,9 @@ extern "C" {
 #endif
 
 /* The kernels for a width and geometry, or NULL if this build has none. */
-const hive_geometry_kernels *hive_dict_kernels(uint32_t width, uint32_t S, uint32_t T);
+const hive_geometry_kernels *hive_cuda_kernels(uint32_t width, uint32_t S, uint32_t T);
 
-/* dict_batch.cu */
+/* cuda_batch.cu */
 /* Loads every kernel the table may launch (CUDA loads them lazily). */
 hive_status hive_dict_load_kernels(const hive_dict *d, const char *call);
 hive_status hive_dict_run(hive_table *t, const hive_batch *b, hive_batch_outcome *out,
@@ -95,7 +95,7 @@ typedef struct hive_resize_outcome {
     int finished;   /* the stream was waited for: nothing of the op still runs, and [begin, done) ran
                      * (0 only when the wait failed: the GPU's context is lost, as a rule) */
     uint64_t done;  /* the op's launches up to the first that failed covered [begin, done) */
-    uint64_t count; /* what it counts over [begin, end) (core/resize_body.h); 0 unless it succeeded */
+    uint64_t count; /* what it counts over [begin, end) (designs/hive/resize_body.h); 0 unless it succeeded */
 } hive_resize_outcome;
 
 /* Runs resize op `op` (core/resize_plan.h) over [begin, end) of d's view,
@@ -107,7 +107,7 @@ hive_status hive_dict_resize_op(hive_dict *d, hive_resize_op op, const hive_view
 hive_status hive_dict_export(hive_dict *d, uint64_t capacity, void *keys, void *values,
                              uint64_t *count, hive_stream stream);
 
-/* dict_pointer.cu */
+/* cuda_pointer.cu */
 /* HIVE_SUCCESS when a table on `device` (the current device) can read and
  * write p; else INVALID_ARGUMENT naming call and what (backend.h). */
 hive_status hive_dict_check_pointer(int device, const void *p, const char *call, const char *what);

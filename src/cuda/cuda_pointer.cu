@@ -1,4 +1,4 @@
-/* dict_pointer.cu — whether a CUDA table's kernels can reach a caller's
+/* cuda_pointer.cu — whether a CUDA table's kernels can reach a caller's
  * array: the memory-space check of the pointers hive's calls are given
  * (backend.h, check_pointer).  Memory the table's device cannot reach is
  * refused with HIVE_ERROR_INVALID_ARGUMENT; a kernel that read it would
@@ -8,9 +8,9 @@
 #include <cudaTypedefs.h>
 #include <pthread.h>
 
-#include "check.h"
+#include "base/check.h"
 #include "cuda_driver.h"
-#include "dict_table.h"
+#include "cuda_table.h"
 
 static PFN_cuPointerGetAttribute_v4000 pointer_attribute;
 static pthread_once_t lookup_once = PTHREAD_ONCE_INIT;

@@ -1,14 +1,14 @@
-/* dict_vm.cu — see dict_vm.h. */
+/* cuda_vm.cu — see cuda_vm.h. */
 #include <cuda.h>
 #include <cudaTypedefs.h>
 #include <pthread.h>
 #include <string.h>
 
-#include "alloc.h"
-#include "check.h"
+#include "base/alloc.h"
+#include "base/check.h"
 #include "cuda_check.h"
 #include "cuda_driver.h"
-#include "dict_vm.h"
+#include "cuda_vm.h"
 
 /* The driver's memory-management entry points, looked up once. */
 static struct {

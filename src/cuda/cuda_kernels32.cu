@@ -1,8 +1,8 @@
-/* dict_kernels32.cu — the KV32 kernels: one thread per key for 4/8/16/32-slot
+/* cuda_kernels32.cu — the KV32 kernels: one thread per key for 4/8/16/32-slot
  * buckets, and tiles of lanes per key for a few geometries, among them the
  * paper's (32 slots, one warp).  Kept apart from the KV64 kernels so the two
  * compile in parallel. */
-#include "dict_kernels.cuh"
+#include "cuda_kernels.cuh"
 
 HIVE_DEFINE_BATCH_KERNELS(32, 4)
 HIVE_DEFINE_BATCH_KERNELS(32, 8)
@@ -37,7 +37,7 @@ HIVE_DEFINE_EXPORT_KERNEL(32, uint32_t)
      hive_retry_kv32_s##S,                                                                 \
      hive_resize_kv32_s##S, (hive_export_kernel)hive_export_kv32}
 
-extern const hive_geometry_kernels hive_dict_kernels32[] = {
+extern const hive_geometry_kernels hive_cuda_kernels32[] = {
     THREADS(4),    THREADS(8),     THREADS(16),    THREADS(32),
     TILES(8, 4),   TILES(16, 8),   TILES(32, 8),   TILES(32, 32),
     {0, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL},

@@ -1,6 +1,6 @@
-/* dict_kernels.cuh — the Hive dictionary's kernels.  Each is a grid-stride
- * loop over one per-key operation of core/protocol.h (one thread per key),
- * launched from dict_batch.cu on the caller's stream.  Per-key outcomes are
+/* cuda_kernels.cuh — the Hive dictionary's kernels.  Each is a grid-stride
+ * loop over one per-key operation of designs/hive/protocol.h (one thread per key),
+ * launched from cuda_batch.cu on the caller's stream.  Per-key outcomes are
  * tallied in registers (in shared memory in the deferred kernels) and summed
  * once per warp at the end, so that no counter is touched per key. */
 #ifndef HIVE_DICT_KERNELS_CUH
@@ -9,8 +9,8 @@
 #include <stdint.h>
 
 #include "core/marks.h"
-#include "core/protocol.h"
-#include "dict_table.h"
+#include "designs/hive/protocol.h"
+#include "cuda_table.h"
 
 /* A thread's outcome tallies (indices: HIVE_CTR_*). */
 typedef struct hive_tally {
@@ -110,7 +110,7 @@ HIVE_DEFINE_ONE(hive_dict_one_kv32_tile, hive_geom, kv32_tile, hive_tile_first(g
                 hive_k32_reserved)
 
 /* Blocks per SM of the insert kernel (the lock-free pass of a uniform insert
- * batch; dict_batch.cu caps its grid there) on a table of more than twice
+ * batch; cuda_batch.cu caps its grid there) on a table of more than twice
  * the L2's bytes, below the 6 its registers allow: its random DRAM reads and
  * CASes queue in the memory system, and fewer of them in flight finish
  * sooner.  H100, fills of 2^26 KV32 and 2^25 KV64 keys to 0.9, with the
@@ -276,7 +276,7 @@ HIVE_DEFINE_ONE(hive_dict_one_kv32_tile, hive_geom, kv32_tile, hive_tile_first(g
  * went 1.33 -> 1.21 ms for the same 0.20 ms (bench/NOTES.md item 39).  A
  * batch that does not take them clears them (a write of one bit per bucket:
  * no bit says full), so the deferred kernels need not know which it was.  The
- * bits are the call's own (dict_batch.cu). */
+ * bits are the call's own (cuda_batch.cu). */
 #define HIVE_HINT_TABLE_BYTES_PER_KEY 160
 #define HIVE_DEFINE_HINT_KERNEL(NAME, S)                                                        \
     __global__ void __launch_bounds__(256) NAME(hive_view v, hive_batch b, uint64_t *counters) \
@@ -358,7 +358,7 @@ static __device__ __forceinline__ uint32_t hive_slot_value_kv32(const uint64_t *
 static __device__ __forceinline__ uint64_t hive_slot_key_kv64(const uint64_t *s) { return s[0]; }
 static __device__ __forceinline__ uint64_t hive_slot_value_kv64(const uint64_t *s) { return s[1]; }
 
-/* One resize op (core/resize_body.h) over [begin, end), one thread per
+/* One resize op (designs/hive/resize_body.h) over [begin, end), one thread per
  * bucket or stash slot; counters[HIVE_CTR_INSERTED] sums what it counts.
  * Tiles share the layout and the protocol, so every geometry of a bucket
  * size uses these. */

@@ -45,14 +45,14 @@
 
 #include <stdint.h>
 
-#include "../hash/bithash.h"
-#include "atomics.h"
-#include "platform.h"
-#include "combine.h"
-#include "index.h"
-#include "resize_plan.h"
-#include "slot.h"
-#include "tile.h"
+#include "../../hash/bithash.h"
+#include "../../core/atomics.h"
+#include "../../base/platform.h"
+#include "../../core/combine.h"
+#include "../../core/index.h"
+#include "../../core/resize_plan.h"
+#include "../../core/slot.h"
+#include "../../core/tile.h"
 
 /* Per-key outcome codes: the values of enum hive_result (hive.h), repeated
  * here because device code does not include the public header. */
@@ -109,7 +109,7 @@ typedef struct hive_view {
     uint32_t max_evictions;  /* <= HIVE_MAX_CHAIN */
     /* NULL, or one bit per bucket, set if the bucket had no free slot when
      * the bits were taken: only in the deferred kernels of a KV32 bulk insert
-     * (dict_kernels.cuh). */
+     * (cuda_kernels.cuh). */
     const uint32_t *full_hint;
 } hive_view;
 

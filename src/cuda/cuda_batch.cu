@@ -1,22 +1,22 @@
-/* dict_batch.cu — C-style launchers for the dictionary's kernels: pick the
+/* cuda_batch.cu — C-style launchers for the dictionary's kernels: pick the
  * kernel for the table's bucket size and the batch's op, launch it on the
  * caller's stream, read the outcome counters back; and load them when a
  * table is created. */
 #include <stdint.h>
 
-#include "alloc.h"
+#include "base/alloc.h"
 #include "cuda_check.h"
-#include "dict_kernels.cuh"
-#include "table.h"
+#include "cuda_kernels.cuh"
+#include "api/table.h"
 
 #define HIVE_THREADS 256
 
-extern const hive_geometry_kernels hive_dict_kernels32[];
-extern const hive_geometry_kernels hive_dict_kernels64[];
+extern const hive_geometry_kernels hive_cuda_kernels32[];
+extern const hive_geometry_kernels hive_cuda_kernels64[];
 
-extern "C" const hive_geometry_kernels *hive_dict_kernels(uint32_t width, uint32_t S, uint32_t T)
+extern "C" const hive_geometry_kernels *hive_cuda_kernels(uint32_t width, uint32_t S, uint32_t T)
 {
-    const hive_geometry_kernels *k = width == 32 ? hive_dict_kernels32 : hive_dict_kernels64;
+    const hive_geometry_kernels *k = width == 32 ? hive_cuda_kernels32 : hive_cuda_kernels64;
     for (; k->width != 0; k++)
         if (k->S == S && k->T == T)
             return k;

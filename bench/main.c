@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "workloads.h"
+#include "workloads/workloads.h"
 
 typedef struct workload {
     const char *name;

@@ -59,6 +59,8 @@ static void cpu_name(char *out, size_t size)
     fclose(f);
 }
 
+const char *bench_built_commit(void) { return BENCH_COMMIT; }
+
 int bench_ctx_init(bench_ctx *c)
 {
     c->t0 = bench_now();

@@ -92,6 +92,9 @@ int bench_timed_end(bench_ctx *c, double *secs, hive_status s, const char *name)
 /* ---------------------------------------------------------------- context */
 
 int bench_ctx_init(bench_ctx *c);
+/* The commit this program was built from ("unknown" when the build could not
+ * tell); $HIVE_COMMIT overrides it in a run's results (bench_ctx_init). */
+const char *bench_built_commit(void);
 /* Creates one small table with this run's config and records the geometry the
  * backend chose (or was given) in c->geometry; -1 when the backend refuses it. */
 int bench_probe_geometry(bench_ctx *c);

@@ -16,6 +16,23 @@ set -uo pipefail
 bench=$1
 dir=$2
 fail() { echo "bench options: $*"; exit 1; }
+# csv_field FILE OP COLUMN: the named column of the first row of op OP, quotes removed
+csv_field() {
+  awk -v op="$2" -v col="$3" '
+    function fields(line, f,   n, i, ch, q, cur) {
+      n = 0; cur = ""; q = 0
+      for (i = 1; i <= length(line); i++) {
+        ch = substr(line, i, 1)
+        if (ch == "\"") q = !q
+        else if (ch == "," && !q) { f[++n] = cur; cur = "" }
+        else cur = cur ch
+      }
+      f[++n] = cur
+      return n
+    }
+    NR == 1 { n = fields($0, h); for (i = 1; i <= n; i++) at[h[i]] = i; next }
+    { fields($0, f); if (f[at["op"]] == op) { print f[at[col]]; exit } }' "$1"
+}
 rm -rf "$dir"
 mkdir -p "$dir"
 
@@ -30,9 +47,23 @@ for form in "--kv=64" "--kv 64"; do
     fail "$form: the last line does not name the results folder"
   rm -rf "$dir/kv"
 done
-"$bench" --backend=cpu --runs=1 --n=2^10 --out="$dir/eq" adversarial >"$dir/eq.out" 2>&1 ||
+"$bench" --backend=cpu --runs=3 --n=2^10 --out="$dir/eq" adversarial >"$dir/eq.out" 2>&1 ||
   { cat "$dir/eq.out"; fail "--name=value options: the run failed"; }
-[ -s "$dir/eq/adversarial_cpu_kv32.csv" ] || fail "--out=DIR: no adversarial_cpu_kv32.csv there"
+csv="$dir/eq/adversarial_cpu_kv32.csv"
+[ -s "$csv" ] || fail "--out=DIR: no adversarial_cpu_kv32.csv there"
+
+# The slowest and fastest run beside the median: CSV, JSON, the printed table
+[ "$(csv_field "$csv" race-apply runs)" = 3 ] || fail "race-apply: not 3 runs"
+lo=$(csv_field "$csv" race-apply gops_min)
+mid=$(csv_field "$csv" race-apply gops)
+hi=$(csv_field "$csv" race-apply gops_max)
+[ -n "$lo" ] && [ -n "$mid" ] && [ -n "$hi" ] || fail "race-apply: gops '$mid', min '$lo', max '$hi'"
+awk -v a="$lo" -v b="$mid" -v c="$hi" 'BEGIN { exit !(a > 0 && a <= b && b <= c) }' ||
+  fail "race-apply: not min <= median <= max: $lo, $mid, $hi"
+[ -z "$(csv_field "$csv" size_errors gops_min)" ] || fail "a count row has a gops_min"
+grep -q '"gops_min": [0-9]' "$dir/eq/adversarial_cpu_kv32.json" || fail "no gops_min in the JSON"
+grep -q '"gops_max": [0-9]' "$dir/eq/adversarial_cpu_kv32.json" || fail "no gops_max in the JSON"
+grep -qE "^race-apply .* [0-9.]+\.\.[0-9.]+ " "$dir/eq.out" || fail "the table shows no min..max"
 
 # --version
 "$bench" --version >"$dir/version.out" 2>&1 || fail "--version exited $?"
@@ -76,7 +107,8 @@ grep -q "unknown workload 'nosuch'" "$dir/bad.err" || fail "an unknown workload:
   >"$dir/g.out" 2>"$dir/g.err" || { cat "$dir/g.out" "$dir/g.err"; fail "--geometry 16x1: the run failed"; }
 grep -q "buckets of 16 slots" "$dir/g.err" || fail "--geometry 16x1: the tables did not get 16 slots a bucket"
 grep -q "geometry 16x1," "$dir/g.out" || fail "--geometry 16x1: not in the header"
-tail -1 "$dir/g/adversarial_cpu_kv32.csv" | grep -q '"16x1"$' || fail "--geometry 16x1: not in the CSV"
+[ "$(csv_field "$dir/g/adversarial_cpu_kv32.csv" race-apply geometry)" = 16x1 ] ||
+  fail "--geometry 16x1: not in the CSV"
 grep -q '"geometry": "16x1"' "$dir/g/adversarial_cpu_kv32.json" || fail "--geometry 16x1: not in the JSON"
 
 "$bench" adversarial --backend cpu --n 2^10 --runs 1 --out "$dir/d" >"$dir/d.out" 2>"$dir/d.err" ||

@@ -11,8 +11,8 @@
  *   geometry    slots per bucket x lanes per key of the tables, as created
  *   gops_min, gops_max    the slowest and the fastest run's gops (empty: not per run)
  *   value_min, value_max  the least and the greatest run's value (empty: not per run)
- * The CSV keeps the older columns in their places and adds the last four after
- * them; the JSON rows carry the same keys. */
+ * In the CSV the four min/max columns come last, so the columns before them keep
+ * fixed positions; the JSON rows carry the same keys. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "report.h"

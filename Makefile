@@ -46,8 +46,11 @@ fuzz:
 gpu-check:
 	bash tools/gpu-check.sh
 
+# A PNG per workload in each folder under bench/results, drawn only where it is
+# missing or older than a CSV it is drawn from (the others are skipped, one
+# line each); `make plots PLOT_FLAGS=--all` draws every one.
 plots:
-	python3 bench/plot.py bench/results
+	python3 bench/plot.py $(PLOT_FLAGS) bench/results
 
 install: all
 	cmake --install $(BUILD)

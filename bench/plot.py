@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """plot.py — turns hive-bench's CSV files into one PNG per workload.
 
-    python3 bench/plot.py [DIR]        (default: bench/results; `make plots`)
+    python3 bench/plot.py [--all] [DIR]    (default: bench/results; `make plots`)
 
 Every folder under DIR that holds hive-bench CSVs (<workload>_<backend>_kv<bits>.csv)
 gets <workload>.png next to them, one line or bar group per backend and key width,
@@ -9,7 +9,12 @@ drawn like the papers' figures: balanced (Hive Figs. 6-7), mixed (Fig. 8), steps
 (Fig. 9), loadsweep (WarpSpeed Fig. 6.1), aging (Fig. 6.2), scaling (Fig. 6.4), and
 bar charts for limits, ycsb, resize, adversarial and cpu-compare.
 
-Needs matplotlib (pip install matplotlib); only the standard library otherwise.
+Only what is new is drawn: a PNG is drawn when it is missing or older than one of
+the CSVs it is drawn from; the others are skipped, one line each.  --all draws
+every one.
+
+Needs matplotlib (pip install matplotlib) when there is something to draw; only the
+standard library otherwise.
 """
 import csv
 import math
@@ -279,7 +284,13 @@ PLOTS = {
 
 
 def main(argv):
-    root = argv[1] if len(argv) > 1 else "bench/results"
+    args = argv[1:]
+    redraw = "--all" in args
+    args = [a for a in args if a != "--all"]
+    if len(args) > 1 or any(a.startswith("-") for a in args):
+        sys.stderr.write("usage: plot.py [--all] [DIR]\n")
+        return 2
+    root = args[0] if args else "bench/results"
     if not os.path.isdir(root):
         sys.stderr.write("plot.py: %s is not a folder (run `make bench` first)\n" % root)
         return 1
@@ -291,22 +302,31 @@ def main(argv):
     if not folders:
         sys.stderr.write("plot.py: no CSV files under %s (run `make bench` first)\n" % root)
         return 1
-    plt = need_matplotlib()
-    made = 0
+    plt = None
+    made = skipped = 0
     for folder, paths in sorted(folders.items()):
         workloads = defaultdict(list)
+        newest = defaultdict(float)  # workload -> the newest CSV it is drawn from
         for p in paths:
             try:
                 rows = read_rows(p)
+                mtime = os.path.getmtime(p)
             except (OSError, csv.Error) as e:
                 sys.stderr.write("plot.py: skipping %s: %s\n" % (p, e))
                 continue
             for r in rows:
+                if not r.get("workload"):
+                    continue
                 workloads[r["workload"]].append(r)
+                newest[r["workload"]] = max(newest[r["workload"]], mtime)
         for wl, rows in sorted(workloads.items()):
-            if not rows:
-                continue
             out = os.path.join(folder, wl + ".png")
+            if not redraw and os.path.exists(out) and os.path.getmtime(out) >= newest[wl]:
+                print("plot.py: %s is newer than its CSVs: skipped" % out)
+                skipped += 1
+                continue
+            if plt is None:
+                plt = need_matplotlib()
             fig = PLOTS.get(wl, plot_generic)(plt, rows, out)
             fig.text(0.01, 0.005, subtitle(rows), fontsize=7, alpha=0.7)
             fig.tight_layout(rect=(0, 0.03, 1, 0.97))
@@ -314,7 +334,7 @@ def main(argv):
             plt.close(fig)
             print("plot.py: wrote", out)
             made += 1
-    return 0 if made else 1
+    return 0 if made or skipped else 1
 
 
 if __name__ == "__main__":

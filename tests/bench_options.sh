@@ -1,21 +1,114 @@
 #!/usr/bin/env bash
-# bench_options.sh HIVE_BENCH DIR — hive-bench's --geometry, on the CPU backend:
-# the tables get the geometry asked for (the adversarial workload reports its
-# buckets' slots), the header, CSV and JSON record it, a run without it reports
-# the backend's default, and malformed values, or geometries hive_create
-# refuses, exit 2 with a message.  Exit 0 pass, 1 fail.
+# bench_options.sh HIVE_BENCH DIR — hive-bench's command line, on the CPU backend:
+#   * values as --name=value and as --name value (--kv 64 runs KV64 either way),
+#     the workload named before or after the options;
+#   * --version and --help exit 0; --help lists the options and the sizes of
+#     the backend a run takes;
+#   * an unknown option, a missing value or a value to --quick exit 2 with a
+#     message naming the option;
+#   * the results folder is printed at the end of a run;
+#   * --geometry: the tables get the geometry asked for (the adversarial
+#     workload reports its buckets' slots), the header, CSV and JSON record it,
+#     a run without it reports the backend's default, and malformed values, or
+#     geometries hive_create refuses, exit 2 with a message.
+# Exit 0 pass, 1 fail.
 set -uo pipefail
 bench=$1
 dir=$2
 fail() { echo "bench options: $*"; exit 1; }
+# csv_field FILE OP COLUMN: the named column of the first row of op OP, quotes removed
+csv_field() {
+  awk -v op="$2" -v col="$3" '
+    function fields(line, f,   n, i, ch, q, cur) {
+      n = 0; cur = ""; q = 0
+      for (i = 1; i <= length(line); i++) {
+        ch = substr(line, i, 1)
+        if (ch == "\"") q = !q
+        else if (ch == "," && !q) { f[++n] = cur; cur = "" }
+        else cur = cur ch
+      }
+      f[++n] = cur
+      return n
+    }
+    NR == 1 { n = fields($0, h); for (i = 1; i <= n; i++) at[h[i]] = i; next }
+    { fields($0, f); if (f[at["op"]] == op) { print f[at[col]]; exit } }' "$1"
+}
 rm -rf "$dir"
 mkdir -p "$dir"
+
+# --kv=64 and --kv 64
+for form in "--kv=64" "--kv 64"; do
+  # shellcheck disable=SC2086 # the form is two words or one
+  "$bench" $form adversarial --backend cpu --n 2^10 --runs 1 --out "$dir/kv" \
+    >"$dir/kv.out" 2>"$dir/kv.err" || { cat "$dir/kv.out" "$dir/kv.err"; fail "$form: the run failed"; }
+  grep -q "CPU backend (.*), KV64," "$dir/kv.out" || fail "$form: the run was not KV64"
+  [ -s "$dir/kv/adversarial_cpu_kv64.csv" ] || fail "$form: no adversarial_cpu_kv64.csv"
+  tail -1 "$dir/kv.out" | grep -qx "hive-bench: results in $dir/kv" ||
+    fail "$form: the last line does not name the results folder"
+  rm -rf "$dir/kv"
+done
+"$bench" --backend=cpu --runs=3 --n=2^10 --out="$dir/eq" adversarial >"$dir/eq.out" 2>&1 ||
+  { cat "$dir/eq.out"; fail "--name=value options: the run failed"; }
+csv="$dir/eq/adversarial_cpu_kv32.csv"
+[ -s "$csv" ] || fail "--out=DIR: no adversarial_cpu_kv32.csv there"
+
+# The slowest and fastest run beside the median: CSV, JSON, the printed table
+[ "$(csv_field "$csv" race-apply runs)" = 3 ] || fail "race-apply: not 3 runs"
+lo=$(csv_field "$csv" race-apply gops_min)
+mid=$(csv_field "$csv" race-apply gops)
+hi=$(csv_field "$csv" race-apply gops_max)
+[ -n "$lo" ] && [ -n "$mid" ] && [ -n "$hi" ] || fail "race-apply: gops '$mid', min '$lo', max '$hi'"
+awk -v a="$lo" -v b="$mid" -v c="$hi" 'BEGIN { exit !(a > 0 && a <= b && b <= c) }' ||
+  fail "race-apply: not min <= median <= max: $lo, $mid, $hi"
+[ -z "$(csv_field "$csv" size_errors gops_min)" ] || fail "a count row has a gops_min"
+grep -q '"gops_min": [0-9]' "$dir/eq/adversarial_cpu_kv32.json" || fail "no gops_min in the JSON"
+grep -q '"gops_max": [0-9]' "$dir/eq/adversarial_cpu_kv32.json" || fail "no gops_max in the JSON"
+grep -qE "^race-apply .* [0-9.]+\.\.[0-9.]+ " "$dir/eq.out" || fail "the table shows no min..max"
+
+# --version
+"$bench" --version >"$dir/version.out" 2>&1 || fail "--version exited $?"
+grep -qE "^hive-bench [0-9]+\.[0-9]+\.[0-9]+, commit " "$dir/version.out" ||
+  fail "--version: no version line: $(cat "$dir/version.out")"
+
+# --help: the options and the sizes of the backend a run would take
+"$bench" --backend cpu --help >"$dir/help.out" 2>&1 || fail "--help exited $?"
+for want in "--kv 32|64" "--version" "--geometry SxT" "--out DIR" "sizes for the CPU backend"; do
+  grep -qF -- "$want" "$dir/help.out" || fail "--help does not show '$want'"
+done
+grep -qE "^  balanced +keys +2\^[0-9]+\.\.2\^[0-9]+, load" "$dir/help.out" ||
+  fail "--help: no balanced sizes"
+grep -qE "^  adversarial +buckets +[0-9]" "$dir/help.out" || fail "--help: no adversarial sizes"
+grep -qE "^  limits .*GPU only" "$dir/help.out" || fail "--help: limits not marked GPU only"
+"$bench" -h >"$dir/h.out" 2>&1 || fail "-h exited $?"
+grep -q "^usage: hive-bench" "$dir/h.out" || fail "-h: no usage line"
+
+# Bad options: exit 2 with a message naming the option
+bad_option() { # expected-text args...
+  local want=$1
+  shift
+  "$bench" "$@" >/dev/null 2>"$dir/bad.err"
+  local rc=$?
+  [ $rc -eq 2 ] || fail "'$*' exited $rc, not 2"
+  grep -qF -- "$want" "$dir/bad.err" || fail "'$*': no message naming $want: $(cat "$dir/bad.err")"
+  grep -q -- "--help" "$dir/bad.err" || fail "'$*': the message does not point to --help"
+}
+bad_option "--bogus" --bogus
+bad_option "--bogus" adversarial --bogus=1
+bad_option "--kv" adversarial --kv
+bad_option "--quick" --quick=1
+"$bench" --kv=16 >/dev/null 2>"$dir/bad.err"
+[ $? -eq 2 ] || fail "--kv=16 did not exit 2"
+grep -q "kv takes 32 or 64" "$dir/bad.err" || fail "--kv=16: no message"
+"$bench" nosuch >/dev/null 2>"$dir/bad.err"
+[ $? -eq 2 ] || fail "an unknown workload did not exit 2"
+grep -q "unknown workload 'nosuch'" "$dir/bad.err" || fail "an unknown workload: no message"
 
 "$bench" adversarial --backend cpu --n 2^10 --runs 1 --geometry 16x1 --out "$dir/g" \
   >"$dir/g.out" 2>"$dir/g.err" || { cat "$dir/g.out" "$dir/g.err"; fail "--geometry 16x1: the run failed"; }
 grep -q "buckets of 16 slots" "$dir/g.err" || fail "--geometry 16x1: the tables did not get 16 slots a bucket"
 grep -q "geometry 16x1," "$dir/g.out" || fail "--geometry 16x1: not in the header"
-tail -1 "$dir/g/adversarial_cpu_kv32.csv" | grep -q '"16x1"$' || fail "--geometry 16x1: not in the CSV"
+[ "$(csv_field "$dir/g/adversarial_cpu_kv32.csv" race-apply geometry)" = 16x1 ] ||
+  fail "--geometry 16x1: not in the CSV"
 grep -q '"geometry": "16x1"' "$dir/g/adversarial_cpu_kv32.json" || fail "--geometry 16x1: not in the JSON"
 
 "$bench" adversarial --backend cpu --n 2^10 --runs 1 --out "$dir/d" >"$dir/d.out" 2>"$dir/d.err" ||

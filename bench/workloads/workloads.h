@@ -1,11 +1,11 @@
-/* workloads.h — one entry point per workload (bench/wl_*.c).  Each runs its
+/* workloads.h — one entry point per workload (bench/workloads/wl_*.c).  Each runs its
  * points, verifies every run, adds result rows, and returns 0, or -1 when it
  * had to stop (an error it printed).  Verification failures are counted in
  * c->failures and do not stop a workload. */
 #ifndef HIVE_BENCH_WORKLOADS_H
 #define HIVE_BENCH_WORKLOADS_H
 
-#include "harness.h"
+#include "harness/harness.h"
 
 int wl_limits(bench_ctx *c);      /* GPU only: copy, gathers, atomicCAS */
 int wl_balanced(bench_ctx *c);    /* bulk insert / find / negative find, 2^20..2^26 keys */

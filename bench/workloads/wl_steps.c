@@ -71,8 +71,7 @@ static int point(bench_ctx *c, uint64_t slots, int pi, void *keys, void *vals)
     {
         double x = round(lf * 100.0) / 100.0, lf_real = (double)n / (double)st.capacity;
         uint64_t sa = all[0] + all[1] + all[2] + all[3], sl = last[0] + last[1] + last[2] + last[3];
-        bench_row_rate(c, "insert", n, lf_real, x, n / bench_median(tt, c->runs), st.bytes_held,
-                       c->runs, ok);
+        bench_row_timed(c, "insert", n, lf_real, x, tt, c->runs, st.bytes_held, ok);
         for (int s = 0; s < 4; s++) {
             char op[40];
             snprintf(op, sizeof op, "all-%s", step_names[s]);

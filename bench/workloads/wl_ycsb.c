@@ -81,11 +81,11 @@ static int one(bench_ctx *c, int w, uint64_t records, uint8_t *ops, void *keys, 
     }
     char op[40];
     snprintf(op, sizeof op, "%s-load", workloads[w].name);
-    bench_row_rate(c, op, records, st.load_factor, workloads[w].read,
-                   records / bench_median(tl, c->runs), st.bytes_held, c->runs, ok);
+    bench_row_timed(c, op, records, st.load_factor, workloads[w].read, tl, c->runs,
+                    st.bytes_held, ok);
     snprintf(op, sizeof op, "%s-run", workloads[w].name);
-    bench_row_rate(c, op, records, st.load_factor, workloads[w].read,
-                   records / bench_median(tr, c->runs), st.bytes_held, c->runs, ok);
+    bench_row_timed(c, op, records, st.load_factor, workloads[w].read, tr, c->runs,
+                    st.bytes_held, ok);
     return 0;
 fail:
     if (t != NULL)

@@ -300,16 +300,14 @@ int wl_cpu_compare(bench_ctx *c)
                 continue;
             if (!okk[s])
                 bench_fail(c, "%s returned wrong values or lost keys", names[s]);
-            ri[s] = n / bench_median(ti[s], c->runs);
-            rf[s] = n / bench_median(tf[s], c->runs);
             char op[40];
             /* ck-1w-2r inserts with the same single writer as ck-1w-1r */
             snprintf(op, sizeof op, "%s-insert", names[s]);
-            bench_row_rate(c, op, n, s <= H2 ? BENCH_COMPARE_LF : -1, NAN, ri[s],
-                           s <= H2 ? bytes : 0, c->runs, okk[s]);
+            ri[s] = 1e9 * bench_row_timed(c, op, n, s <= H2 ? BENCH_COMPARE_LF : -1, NAN, ti[s],
+                                          c->runs, s <= H2 ? bytes : 0, okk[s])->gops;
             snprintf(op, sizeof op, "%s-find", names[s]);
-            bench_row_rate(c, op, n, s <= H2 ? BENCH_COMPARE_LF : -1, NAN, rf[s],
-                           s <= H2 ? bytes : 0, c->runs, okk[s]);
+            rf[s] = 1e9 * bench_row_timed(c, op, n, s <= H2 ? BENCH_COMPARE_LF : -1, NAN, tf[s],
+                                          c->runs, s <= H2 ? bytes : 0, okk[s])->gops;
         }
         struct {
             const char *name;

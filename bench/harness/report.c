@@ -2,13 +2,17 @@
  *
  * Columns (CSV header, JSON row keys):
  *   workload, backend, key_bits, n, load_factor, op, x,
- *   gops        throughput in 10^9 key operations per second
+ *   gops        throughput in 10^9 key operations per second (the median run)
  *   value, unit another figure (a limit's bandwidth, a fraction, a ratio, buckets/s)
  *   limit       the ceiling gops is divided by (GPU: sector_gather), fraction = gops / limit
  *   bytes_held  the table's footprint (hive_stats.bytes_held)
  *   runs, ok    timed runs behind the median; 1 verified / 0 failed / -1 nothing to verify
  *   device, driver, commit, date
- *   geometry    slots per bucket x lanes per key of the tables, as created */
+ *   geometry    slots per bucket x lanes per key of the tables, as created
+ *   gops_min, gops_max    the slowest and the fastest run's gops (empty: not per run)
+ *   value_min, value_max  the least and the greatest run's value (empty: not per run)
+ * In the CSV the four min/max columns come last, so the columns before them keep
+ * fixed positions; the JSON rows carry the same keys. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "report.h"
@@ -41,8 +45,8 @@ void bench_report_table(const bench_ctx *c, FILE *f)
     fprintf(f, "\n== %s: %s backend, KV%u, geometry %s, %s, driver %s, commit %s, %s\n",
             c->workload, backend_name(c), c->bits, c->geometry, c->device, c->driver, c->commit,
             c->date);
-    fprintf(f, "%-26s %12s %6s %12s %10s %9s %18s %11s %4s\n", "op", "n", "load", "x", unit,
-            c->gpu ? "of limit" : "", "other", "footprint", "ok");
+    fprintf(f, "%-26s %12s %6s %12s %10s %-17s %9s %18s %11s %4s\n", "op", "n", "load", "x", unit,
+            "(min..max)", c->gpu ? "of limit" : "", "other", "footprint", "ok");
     size_t detail = 0;
     for (size_t i = 0; i < c->nrows; i++) {
         const bench_row *r = &c->rows[i];
@@ -50,20 +54,23 @@ void bench_report_table(const bench_ctx *c, FILE *f)
             detail++;
             continue;
         }
-        char lf[16] = "", x[24] = "", rate[24] = "", frac[16] = "", other[40] = "", fp[24];
+        char lf[16] = "", x[24] = "", rate[24] = "", range[48] = "", frac[16] = "",
+             other[40] = "", fp[24];
         if (r->load_factor >= 0)
             snprintf(lf, sizeof lf, "%.3f", r->load_factor);
         if (!isnan(r->x))
             snprintf(x, sizeof x, "%.6g", r->x);
         if (!isnan(r->gops))
             snprintf(rate, sizeof rate, "%.3f", r->gops * scale);
+        if (!isnan(r->gops_min) && !isnan(r->gops_max) && r->runs > 1)
+            snprintf(range, sizeof range, "%.3f..%.3f", r->gops_min * scale, r->gops_max * scale);
         if (!isnan(r->fraction))
             snprintf(frac, sizeof frac, "%.3f", r->fraction);
         if (!isnan(r->value))
             snprintf(other, sizeof other, "%.4g %s", r->value, r->unit);
         fmt_bytes(fp, sizeof fp, r->bytes_held);
-        fprintf(f, "%-26s %12llu %6s %12s %10s %9s %18s %11s %4s\n", r->op,
-                (unsigned long long)r->n, lf, x, rate, frac, other, fp,
+        fprintf(f, "%-26s %12llu %6s %12s %10s %-17s %9s %18s %11s %4s\n", r->op,
+                (unsigned long long)r->n, lf, x, rate, range, frac, other, fp,
                 r->ok > 0 ? "yes" : r->ok == 0 ? "NO" : "-");
     }
     if (detail)
@@ -91,10 +98,15 @@ static int make_dirs(const char *path)
     return 0;
 }
 
-static void csv_double(FILE *f, double v)
+static void csv_last_double(FILE *f, double v)
 {
     if (!isnan(v))
         fprintf(f, "%.9g", v);
+}
+
+static void csv_double(FILE *f, double v)
+{
+    csv_last_double(f, v);
     fputc(',', f);
 }
 
@@ -137,6 +149,17 @@ static void json_double(FILE *f, const char *key, double v, int comma)
         fprintf(f, ", ");
 }
 
+/* "key": median, "key_min": slowest, "key_max": fastest, then ", " */
+static void json_spread(FILE *f, const char *key, bench_spread s)
+{
+    char k[64];
+    json_double(f, key, s.median, 1);
+    snprintf(k, sizeof k, "%s_min", key);
+    json_double(f, k, s.min, 1);
+    snprintf(k, sizeof k, "%s_max", key);
+    json_double(f, k, s.max, 1);
+}
+
 int bench_report_files(const bench_ctx *c)
 {
     if (make_dirs(c->out_dir) != 0) {
@@ -152,7 +175,8 @@ int bench_report_files(const bench_ctx *c)
         return -1;
     }
     fprintf(f, "workload,backend,key_bits,n,load_factor,op,x,gops,value,unit,limit,fraction,"
-               "bytes_held,runs,ok,device,driver,commit,date,geometry\n");
+               "bytes_held,runs,ok,device,driver,commit,date,geometry,gops_min,gops_max,"
+               "value_min,value_max\n");
     for (size_t i = 0; i < c->nrows; i++) {
         const bench_row *r = &c->rows[i];
         fprintf(f, "%s,%s,%u,%llu,", r->workload, backend_name(c), c->bits,
@@ -169,7 +193,12 @@ int bench_report_files(const bench_ctx *c)
         csv_string(f, c->driver, 0);
         csv_string(f, c->commit, 0);
         csv_string(f, c->date, 0);
-        csv_string(f, c->geometry, 1);
+        csv_string(f, c->geometry, 0);
+        csv_double(f, r->gops_min);
+        csv_double(f, r->gops_max);
+        csv_double(f, r->value_min);
+        csv_last_double(f, r->value_max);
+        fputc('\n', f);
     }
     int bad = ferror(f);
     if (fclose(f) != 0 || bad) {
@@ -203,12 +232,12 @@ int bench_report_files(const bench_ctx *c)
             (unsigned long long)c->seed);
     if (c->gpu && c->limits_done) {
         fprintf(f, "  \"limits\": {");
-        json_double(f, "copy_bytes_per_s", c->limits.copy_bytes_per_s, 1);
-        json_double(f, "line128_per_s", c->limits.line128_per_s, 1);
-        json_double(f, "line256_per_s", c->limits.line256_per_s, 1);
-        json_double(f, "sector_per_s", c->limits.sector_per_s, 1);
-        json_double(f, "cas_per_s", c->limits.cas_per_s, 1);
-        json_double(f, "index_per_s", c->limits.index_per_s, 1);
+        json_spread(f, "copy_bytes_per_s", c->limits.copy_bytes_per_s);
+        json_spread(f, "line128_per_s", c->limits.line128_per_s);
+        json_spread(f, "line256_per_s", c->limits.line256_per_s);
+        json_spread(f, "sector_per_s", c->limits.sector_per_s);
+        json_spread(f, "cas_per_s", c->limits.cas_per_s);
+        json_spread(f, "index_per_s", c->limits.index_per_s);
         fprintf(f, "\"buffer_bytes\": %llu, \"l2_bytes\": %llu},\n",
                 (unsigned long long)c->limits.buffer_bytes, (unsigned long long)c->limits.l2_bytes);
     }
@@ -221,7 +250,11 @@ int bench_report_files(const bench_ctx *c)
         json_double(f, "load_factor", r->load_factor >= 0 ? r->load_factor : NAN, 1);
         json_double(f, "x", r->x, 1);
         json_double(f, "gops", r->gops, 1);
+        json_double(f, "gops_min", r->gops_min, 1);
+        json_double(f, "gops_max", r->gops_max, 1);
         json_double(f, "value", r->value, 1);
+        json_double(f, "value_min", r->value_min, 1);
+        json_double(f, "value_max", r->value_max, 1);
         fprintf(f, "\"unit\": ");
         json_string(f, r->unit);
         fprintf(f, ", \"limit\": ");

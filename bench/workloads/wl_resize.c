@@ -139,15 +139,22 @@ int wl_resize(bench_ctx *c)
         }
     }
     {
-        double g = n / bench_median(tg, c->runs), p = n / bench_median(tp, c->runs);
-        bench_row_rate(c, "insert-growing", n, -1, batches, g, bytes_g, c->runs, ok);
-        bench_row_rate(c, "insert-presized", n, -1, batches, p, bytes_p, c->runs, ok);
+        double g, p;
+        g = bench_row_timed(c, "insert-growing", n, -1, batches, tg, c->runs, bytes_g, ok)->gops;
+        p = bench_row_timed(c, "insert-presized", n, -1, batches, tp, c->runs, bytes_p, ok)->gops;
         bench_row_value(c, "growing/presized", n, -1, batches, g / p, "ratio", 0, c->runs, ok);
         bench_row_value(c, "grows-while-growing", n, -1, NAN, (double)grows_a, "count", 0, 1, ok);
-        double t = bench_median(tx, c->runs);
-        plain(bench_row_rate(c, "expand-keys", n, -1, NAN, n / t, bytes_x, c->runs, ok));
-        bench_row_value(c, "expand-buckets", n, -1, NAN, split > 0 ? split / t : NAN,
-                        "buckets/s", bytes_x, c->runs, ok);
+        plain(bench_row_timed(c, "expand-keys", n, -1, NAN, tx, c->runs, bytes_x, ok));
+        if (split > 0) { /* the last run's splits over the median, longest and shortest time */
+            bench_spread t = bench_spread_sort(tx, c->runs);
+            bench_row *r = bench_row_value(c, "expand-buckets", n, -1, NAN, split / t.median,
+                                           "buckets/s", bytes_x, c->runs, ok);
+            r->value_min = split / t.max;
+            r->value_max = split / t.min;
+        } else {
+            bench_row_value(c, "expand-buckets", n, -1, NAN, NAN, "buckets/s", bytes_x, c->runs,
+                            ok);
+        }
         double dt = bench_median(ta, c->runs) - bench_median(tb, c->runs);
         bench_row_value(c, "contract-buckets", n - erase_n, -1, NAN,
                         merged > 0 && dt > 0 ? merged / dt : NAN, "buckets/s", bytes_a, c->runs,

@@ -48,14 +48,10 @@ static int point(bench_ctx *c, uint64_t slots, int step, void *keys, void *vals,
     }
     double lf_real = st.capacity ? (double)n / (double)st.capacity : lf;
     double x = round(lf * 100.0) / 100.0;
-    bench_row_rate(c, "insert", n, lf_real, x, n / bench_median(ti, c->runs), st.bytes_held,
-                   c->runs, ok);
-    bench_row_rate(c, "find", n, lf_real, x, n / bench_median(tf, c->runs), st.bytes_held,
-                   c->runs, ok);
-    bench_row_rate(c, "find-negative", n, lf_real, x, n / bench_median(tn, c->runs),
-                   st.bytes_held, c->runs, ok);
-    bench_row_rate(c, "erase", n, lf_real, x, n / bench_median(te, c->runs), st.bytes_held,
-                   c->runs, ok);
+    bench_row_timed(c, "insert", n, lf_real, x, ti, c->runs, st.bytes_held, ok);
+    bench_row_timed(c, "find", n, lf_real, x, tf, c->runs, st.bytes_held, ok);
+    bench_row_timed(c, "find-negative", n, lf_real, x, tn, c->runs, st.bytes_held, ok);
+    bench_row_timed(c, "erase", n, lf_real, x, te, c->runs, st.bytes_held, ok);
     return 0;
 fail:
     if (t != NULL)

@@ -59,6 +59,8 @@ static void cpu_name(char *out, size_t size)
     fclose(f);
 }
 
+const char *bench_built_commit(void) { return BENCH_COMMIT; }
+
 int bench_ctx_init(bench_ctx *c)
 {
     c->t0 = bench_now();
@@ -499,12 +501,6 @@ int bench_timed_end(bench_ctx *c, double *secs, hive_status s, const char *name)
     return t < 0 ? -1 : st;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 double bench_median(const double *v, int n)
 {
     if (n <= 0)
@@ -513,8 +509,7 @@ double bench_median(const double *v, int n)
     if (t == NULL)
         return NAN;
     memcpy(t, v, (size_t)n * sizeof *t);
-    qsort(t, (size_t)n, sizeof *t, cmp_double);
-    double m = n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+    double m = bench_spread_sort(t, n).median;
     free(t);
     return m;
 }
@@ -722,8 +717,8 @@ static bench_row *new_row(bench_ctx *c, const char *op)
     snprintf(r->op, sizeof r->op, "%s", op);
     r->load_factor = -1;
     r->x = NAN;
-    r->gops = NAN;
-    r->value = NAN;
+    r->gops = r->gops_min = r->gops_max = NAN;
+    r->value = r->value_min = r->value_max = NAN;
     r->fraction = NAN;
     return r;
 }
@@ -736,13 +731,28 @@ bench_row *bench_row_rate(bench_ctx *c, const char *op, uint64_t n, double lf, d
     r->load_factor = lf;
     r->x = x;
     r->gops = ops_per_s / 1e9;
-    if (c->gpu && c->limits_done && c->limits.sector_per_s > 0) {
+    if (c->gpu && c->limits_done && c->limits.sector_per_s.median > 0) {
         snprintf(r->limit, sizeof r->limit, "sector_gather");
-        r->fraction = ops_per_s / c->limits.sector_per_s;
+        r->fraction = ops_per_s / c->limits.sector_per_s.median;
     }
     r->bytes_held = bytes;
     r->runs = runs;
     r->ok = ok;
+    return r;
+}
+
+bench_row *bench_row_timed(bench_ctx *c, const char *op, uint64_t n, double lf, double x,
+                           const double *secs, int runs, uint64_t bytes, int ok)
+{
+    double t[BENCH_MAX_RUNS];
+    if (runs > BENCH_MAX_RUNS)
+        runs = BENCH_MAX_RUNS;
+    if (runs > 0)
+        memcpy(t, secs, (size_t)runs * sizeof *t);
+    bench_spread rate = bench_spread_rate((double)n, t, runs);
+    bench_row *r = bench_row_rate(c, op, n, lf, x, rate.median, bytes, runs, ok);
+    r->gops_min = rate.min / 1e9;
+    r->gops_max = rate.max / 1e9;
     return r;
 }
 

@@ -34,12 +34,9 @@ static int point(bench_ctx *c, uint64_t n, double lf, uint64_t pid, void *keys, 
         t = NULL;
     }
     double lf_real = st.capacity ? (double)n / (double)st.capacity : lf;
-    bench_row_rate(c, "insert", n, lf_real, lf, n / bench_median(ti, c->runs), st.bytes_held,
-                   c->runs, ok);
-    bench_row_rate(c, "find", n, lf_real, lf, n / bench_median(tf, c->runs), st.bytes_held,
-                   c->runs, ok);
-    bench_row_rate(c, "find-negative", n, lf_real, lf, n / bench_median(tn, c->runs),
-                   st.bytes_held, c->runs, ok);
+    bench_row_timed(c, "insert", n, lf_real, lf, ti, c->runs, st.bytes_held, ok);
+    bench_row_timed(c, "find", n, lf_real, lf, tf, c->runs, st.bytes_held, ok);
+    bench_row_timed(c, "find-negative", n, lf_real, lf, tn, c->runs, st.bytes_held, ok);
     return 0;
 fail:
     if (t != NULL)

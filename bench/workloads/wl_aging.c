@@ -65,7 +65,7 @@ int wl_aging(bench_ctx *c)
                ok, fail);
     if (bench_stats(c, t, &st) != 0)
         goto fail;
-    bench_row_rate(c, "fill", fill, st.load_factor, NAN, fill / tfill, st.bytes_held, 1, ok);
+    bench_row_timed(c, "fill", fill, st.load_factor, NAN, &tfill, 1, st.bytes_held, ok);
 
     uint64_t neg_base = bench_neg_base(c->bits), neg_span = bench_neg_count(c->bits) / s * s;
     uint32_t every = rounds >= 10 ? rounds / 10 : 1;
@@ -94,8 +94,8 @@ int wl_aging(bench_ctx *c)
         }
         if (before && !ok)
             bad_rounds++;
-        bench_row_rate(c, "round", 4 * s, (double)size / (double)cap, (double)i,
-                       4.0 * (double)s / tr[i], 0, 1, ok)->detail = 1;
+        bench_row_timed(c, "round", 4 * s, (double)size / (double)cap, (double)i, &tr[i], 1, 0,
+                        ok)->detail = 1;
         if ((i + 1) % every == 0)
             bench_progress(c, "aging: round %u/%u: %.3f Mops/s", i + 1, rounds,
                            4.0 * (double)s / tr[i] / 1e6);
@@ -109,18 +109,20 @@ int wl_aging(bench_ctx *c)
         double *rate = malloc((size_t)rounds * sizeof *rate);
         if (rate == NULL)
             goto fail;
-        double sum = 0, lo = INFINITY;
+        double sum = 0;
         for (uint32_t i = 0; i < rounds; i++) {
             rate[i] = 4.0 * (double)s / tr[i];
             sum += tr[i];
-            lo = rate[i] < lo ? rate[i] : lo;
         }
         double all = 4.0 * (double)s * rounds / sum;
-        bench_row_rate(c, "rounds-median", 4 * s, st.load_factor, NAN, bench_median(rate, (int)rounds),
-                       st.bytes_held, (int)rounds, ok);
+        bench_spread per_round = bench_spread_sort(rate, (int)rounds);
+        bench_row *r = bench_row_rate(c, "rounds-median", 4 * s, st.load_factor, NAN,
+                                      per_round.median, st.bytes_held, (int)rounds, ok);
+        r->gops_min = per_round.min / 1e9; /* the slowest and fastest round */
+        r->gops_max = per_round.max / 1e9;
         bench_row_rate(c, "rounds-aggregate", 4 * s * (uint64_t)rounds, st.load_factor, NAN, all,
                        st.bytes_held, (int)rounds, ok);
-        bench_row_rate(c, "rounds-min", 4 * s, st.load_factor, NAN, lo, st.bytes_held,
+        bench_row_rate(c, "rounds-min", 4 * s, st.load_factor, NAN, per_round.min, st.bytes_held,
                        (int)rounds, ok);
         free(rate);
         if (bad_rounds)

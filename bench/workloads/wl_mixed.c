@@ -61,8 +61,7 @@ static int point(bench_ctx *c, uint64_t n, uint64_t pid, uint8_t *ops, void *key
         t = NULL;
     }
     double lf_peak = st.capacity ? (double)n / (double)st.capacity : BENCH_MIXED_LF;
-    bench_row_rate(c, "apply-0.5:0.3:0.2", n, lf_peak, NAN, n / bench_median(ta, c->runs),
-                   st.bytes_held, c->runs, ok);
+    bench_row_timed(c, "apply-0.5:0.3:0.2", n, lf_peak, NAN, ta, c->runs, st.bytes_held, ok);
     return 0;
 fail:
     if (t != NULL)

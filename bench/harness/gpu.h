@@ -14,6 +14,7 @@
 
 #include "gen.h"
 #include "hive.h"
+#include "spread.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -59,17 +60,18 @@ int bench_gpu_check(const bench_gen *g, const uint8_t *dev_results, const uint8_
 int bench_gpu_check_export(const bench_live *l, uint64_t count, const void *dev_keys,
                            const void *dev_values, uint64_t *dev_bitmap, uint64_t bad[3]);
 
-/* The ceilings every GPU figure is divided by (limits.cu).  Rates are
- * medians of `runs` timed launches after one warm-up. */
+/* The ceilings every GPU figure is divided by (limits.cu).  Each rate is the
+ * median of `runs` timed launches after one warm-up, with the slowest and the
+ * fastest launch's rates beside it. */
 typedef struct bench_limits {
-    uint64_t buffer_bytes;   /* random-access buffer: >= 8 x L2, >= 1 GiB */
+    uint64_t buffer_bytes;        /* random-access buffer: >= 8 x L2, >= 1 GiB */
     uint64_t l2_bytes;
-    double copy_bytes_per_s; /* device-to-device copy, bytes read + written */
-    double line128_per_s;    /* random aligned 128-byte lines, one warp each */
-    double line256_per_s;    /* random aligned 256-byte blocks, one warp each */
-    double sector_per_s;     /* random aligned 8-byte words, one thread each (one sector) */
-    double cas_per_s;        /* random 64-bit atomicCAS, one thread each */
-    double index_per_s;      /* the sector kernel on an 8 KiB (L1) buffer: index generation */
+    bench_spread copy_bytes_per_s; /* device-to-device copy, bytes read + written */
+    bench_spread line128_per_s;   /* random aligned 128-byte lines, one warp each */
+    bench_spread line256_per_s;   /* random aligned 256-byte blocks, one warp each */
+    bench_spread sector_per_s;    /* random aligned 8-byte words, one thread each (one sector) */
+    bench_spread cas_per_s;       /* random 64-bit atomicCAS, one thread each */
+    bench_spread index_per_s;     /* the sector kernel on an 8 KiB (L1) buffer: index generation */
 } bench_limits;
 
 int bench_gpu_limits(bench_limits *out, int runs);

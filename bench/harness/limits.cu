@@ -17,7 +17,7 @@
  * under an impossible condition, so no load is optimised away.  Launches use
  * full occupancy (cudaOccupancyMaxActiveBlocksPerMultiprocessor); each rate is
  * the median of `runs` (>= 5) timed launches after one warm-up, timed with
- * CUDA events on one stream. */
+ * CUDA events on one stream, with the slowest and fastest launch's rates. */
 #include <cuda_runtime.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -143,25 +143,14 @@ __global__ void k_cas(unsigned long long *buf, uint32_t mask, uint32_t iters, ui
 
 typedef enum lim_kind { LIM_LINE128, LIM_LINE256, LIM_SECTOR, LIM_CAS, LIM_INDEX } lim_kind;
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-/* Times one kind `runs` times after a warm-up; returns accesses per second
- * (median), or < 0 on a CUDA error. */
-static double time_kind(lim_kind kind, void *buf, uint64_t bytes, uint32_t *sink, int sms,
-                        uint64_t target, int runs, cudaStream_t s, cudaEvent_t e0, cudaEvent_t e1)
+/* Times one kind `runs` times after a warm-up: *rate gets accesses per second
+ * (median, slowest, fastest).  Returns 0, or -1 on a CUDA error. */
+static int time_kind(bench_spread *rate, lim_kind kind, void *buf, uint64_t bytes, uint32_t *sink,
+                     int sms, uint64_t target, int runs, cudaStream_t s, cudaEvent_t e0,
+                     cudaEvent_t e1)
 {
     int rc = 0;
-    double result = -1.0, secs[64];
+    double secs[64];
     const void *fn;
     uint32_t mask, per_thread_units;
     switch (kind) {
@@ -230,10 +219,10 @@ static double time_kind(lim_kind kind, void *buf, uint64_t bytes, uint32_t *sink
             if (r >= 0)
                 secs[r] = (double)ms * 1e-3;
         }
-        result = accesses / median(secs, runs);
+        *rate = bench_spread_rate(accesses, secs, runs);
     }
 out:
-    return rc == 0 ? result : -1.0;
+    return rc;
 }
 
 extern "C" int bench_gpu_limits(bench_limits *out, int runs)
@@ -289,19 +278,19 @@ extern "C" int bench_gpu_limits(bench_limits *out, int runs)
             if (r >= 0)
                 secs[r] = (double)ms * 1e-3;
         }
-        out->copy_bytes_per_s = 2.0 * (double)bytes / median(secs, runs);
+        out->copy_bytes_per_s = bench_spread_rate(2.0 * (double)bytes, secs, runs);
 
         /* access counts sized for launches of a few to a few tens of ms */
-        if ((out->line128_per_s = time_kind(LIM_LINE128, a, bytes, sink, sms, 1ull << 27, runs, s,
-                                            e0, e1)) < 0 ||
-            (out->line256_per_s = time_kind(LIM_LINE256, a, bytes, sink, sms, 1ull << 26, runs, s,
-                                            e0, e1)) < 0 ||
-            (out->sector_per_s = time_kind(LIM_SECTOR, a, bytes, sink, sms, 1ull << 30, runs, s,
-                                           e0, e1)) < 0 ||
-            (out->cas_per_s = time_kind(LIM_CAS, a, bytes, sink, sms, 1ull << 28, runs, s, e0,
-                                        e1)) < 0 ||
-            (out->index_per_s = time_kind(LIM_INDEX, a, bytes, sink, sms, 1ull << 30, runs, s, e0,
-                                          e1)) < 0)
+        if (time_kind(&out->line128_per_s, LIM_LINE128, a, bytes, sink, sms, 1ull << 27, runs, s,
+                      e0, e1) != 0 ||
+            time_kind(&out->line256_per_s, LIM_LINE256, a, bytes, sink, sms, 1ull << 26, runs, s,
+                      e0, e1) != 0 ||
+            time_kind(&out->sector_per_s, LIM_SECTOR, a, bytes, sink, sms, 1ull << 30, runs, s,
+                      e0, e1) != 0 ||
+            time_kind(&out->cas_per_s, LIM_CAS, a, bytes, sink, sms, 1ull << 28, runs, s, e0,
+                      e1) != 0 ||
+            time_kind(&out->index_per_s, LIM_INDEX, a, bytes, sink, sms, 1ull << 30, runs, s, e0,
+                      e1) != 0)
             rc = -1;
     }
 out:

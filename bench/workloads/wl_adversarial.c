@@ -249,9 +249,7 @@ int wl_adversarial(bench_ctx *c)
                         st.bytes_held, c->runs, okv);
         bench_row_value(c, "race-results-unusual", buckets, -1, NAN, (double)race_odd, "count",
                         st.bytes_held, c->runs, -1);
-        bench_row_rate(c, "race-apply", 3 * buckets, -1, NAN,
-                       3.0 * (double)buckets / bench_median(trace, c->runs), st.bytes_held,
-                       c->runs, okv);
+        bench_row_timed(c, "race-apply", 3 * buckets, -1, NAN, trace, c->runs, st.bytes_held, okv);
         printf("adversarial: %llu buckets x %d runs: fail_first_query %llu, fail_original_delete "
                "%llu, query_after_delete %llu, delete_after_delete %llu: %s\n",
                (unsigned long long)buckets, c->runs, (unsigned long long)fail_first_query,

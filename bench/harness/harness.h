@@ -1,7 +1,7 @@
 /* harness.h — what every workload shares: the run context, table-memory
  * buffers (host memory for the CPU backend, cudaMalloc for CUDA), key and
  * batch generation, timing (CUDA events on the GPU, clock_gettime on the CPU),
- * medians, verification, and result rows.
+ * medians with the slowest and fastest runs, verification, and result rows.
  *
  * Conventions.  Functions returning int give 0 on success and -1 after
  * printing why.  A hive call's status goes through bench_status(): failures
@@ -17,6 +17,7 @@
 #include "defaults.h"
 #include "gen.h"
 #include "hive.h"
+#include "spread.h"
 
 #include "gpu.h" /* declarations only; called when BENCH_WITH_CUDA is defined */
 
@@ -27,8 +28,12 @@ typedef struct bench_row {
     uint64_t n;          /* keys or ops per call (or records, slots: see the workload) */
     double load_factor;  /* < 0: not applicable */
     double x;            /* a workload's own axis (round, capacity, ...); NAN: none */
-    double gops;         /* B ops/s (10^9 per second); NAN: not a key-op rate */
+    double gops;         /* B ops/s (10^9 per second), the median run; NAN: not a key-op rate */
+    double gops_min;     /* the slowest and the fastest run's gops; NAN: not measured per run */
+    double gops_max;
     double value;        /* another figure, in `unit` (NAN: none) */
+    double value_min;    /* the least and greatest run's value; NAN: not per run */
+    double value_max;
     char unit[16];
     char limit[24];      /* the ceiling gops is divided by ("" on the CPU) */
     double fraction;     /* gops / limit; NAN: none */
@@ -92,6 +97,9 @@ int bench_timed_end(bench_ctx *c, double *secs, hive_status s, const char *name)
 /* ---------------------------------------------------------------- context */
 
 int bench_ctx_init(bench_ctx *c);
+/* The commit this program was built from ("unknown" when the build could not
+ * tell); $HIVE_COMMIT overrides it in a run's results (bench_ctx_init). */
+const char *bench_built_commit(void);
 /* Creates one small table with this run's config and records the geometry the
  * backend chose (or was given) in c->geometry; -1 when the backend refuses it. */
 int bench_probe_geometry(bench_ctx *c);
@@ -181,9 +189,14 @@ int bench_insert_find_miss(bench_ctx *c, hive_table *t, bench_keys k, uint64_t n
 /* ---------------------------------------------------------------- rows */
 
 /* A throughput row: ops per second, its fraction of the sector-gather limit
- * on the GPU. */
+ * on the GPU; no per-run spread (gops_min and gops_max NAN). */
 bench_row *bench_row_rate(bench_ctx *c, const char *op, uint64_t n, double lf, double x,
                           double ops_per_s, uint64_t bytes, int runs, int ok);
+/* A throughput row of n key operations timed `runs` times (secs, seconds each;
+ * runs <= BENCH_MAX_RUNS): gops is n over the median time, gops_min and
+ * gops_max n over the longest and the shortest. */
+bench_row *bench_row_timed(bench_ctx *c, const char *op, uint64_t n, double lf, double x,
+                           const double *secs, int runs, uint64_t bytes, int ok);
 /* A row of another kind of figure (value in unit). */
 bench_row *bench_row_value(bench_ctx *c, const char *op, uint64_t n, double lf, double x,
                            double value, const char *unit, uint64_t bytes, int runs, int ok);

@@ -53,12 +53,9 @@ static int point(bench_ctx *c, uint64_t slots, uint64_t pid, void *keys, void *v
         t = NULL;
     }
     double lf = st.capacity ? (double)n / (double)st.capacity : BENCH_SCALING_LF;
-    bench_row_rate(c, "insert", n, lf, (double)slots, n / bench_median(ti, c->runs),
-                   st.bytes_held, c->runs, ok);
-    bench_row_rate(c, "find", n, lf, (double)slots, n / bench_median(tf, c->runs), st.bytes_held,
-                   c->runs, ok);
-    bench_row_rate(c, "erase", n, lf, (double)slots, n / bench_median(te, c->runs), st.bytes_held,
-                   c->runs, ok);
+    bench_row_timed(c, "insert", n, lf, (double)slots, ti, c->runs, st.bytes_held, ok);
+    bench_row_timed(c, "find", n, lf, (double)slots, tf, c->runs, st.bytes_held, ok);
+    bench_row_timed(c, "erase", n, lf, (double)slots, te, c->runs, st.bytes_held, ok);
     return 0;
 fail:
     if (t != NULL)

@@ -1,0 +1,46 @@
+/* options.h — hive-bench's command line, read with getopt_long: every option
+ * takes its value as `--name=value` or `--name value`; the other arguments
+ * are workload names (`all` and `quick` included), kept in order and checked
+ * by the caller. */
+#ifndef HIVE_BENCH_OPTIONS_H
+#define HIVE_BENCH_OPTIONS_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "defaults.h"
+#include "hive.h"
+
+#define BENCH_MAX_NAMES 64
+
+typedef struct bench_options {
+    const char *backend;       /* "cpu", "cuda" or "auto" */
+    hive_key_width key_width;
+    uint64_t n;                /* 0: each workload's default */
+    uint64_t seed;
+    int runs;
+    uint32_t rounds;           /* 0: the defaults' */
+    uint32_t threads;          /* 0: one per core */
+    uint32_t bucket_slots;     /* --geometry SxT; 0 0: the backend's own */
+    uint32_t lanes_per_op;
+    int quick;                 /* --quick */
+    int help, version;
+    const char *out_dir;
+    const char *names[BENCH_MAX_NAMES]; /* workload names, as given */
+    int nnames;
+} bench_options;
+
+/* Reads argv into o (the defaults first).  Returns 0, or 2 after printing why
+ * to stderr. */
+int bench_options_parse(bench_options *o, int argc, char **argv);
+
+/* The options part of --help. */
+void bench_options_usage(FILE *f);
+
+/* The sizes of one backend's defaults, the full set beside the quick one, a
+ * line per workload with what --n sets.  gpu: whether they are the CUDA
+ * backend's (limits runs there only, cpu-compare on the CPU only). */
+void bench_defaults_usage(FILE *f, const bench_defaults *full, const bench_defaults *quick,
+                          int gpu);
+
+#endif

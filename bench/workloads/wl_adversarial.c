@@ -4,7 +4,7 @@
  * A table of B buckets (B = 1e6 on the GPU, as WarpSpeed; --n), capacity
  * pinned.  Keys are drawn from the unique key stream and sorted by their first
  * bucket, hive_bucket_of(hive_index_for(B), hash1(key)) — the bucket whose lock
- * serialises a new key's placement (src/core/protocol.h, R1-R3) — until every
+ * serialises a new key's placement (src/designs/hive/protocol.h, R1-R3) — until every
  * bucket is the first bucket of exactly two keys X and Y.
  *
  *   round 1  hive_insert of every X

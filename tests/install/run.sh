@@ -15,6 +15,8 @@ echo "== cmake --install $build --prefix $prefix"
 cmake --install "$build" --prefix "$prefix" >"$tmp/install.log" 2>&1 || {
   cat "$tmp/install.log"; echo "install test: cmake --install FAILED"; exit 1; }
 test -f "$prefix/include/hive.h" || { echo "install test: hive.h not installed"; exit 1; }
+test -n "$(find "$prefix" -path '*/doc/hive/LICENSE' -print -quit)" ||
+  { echo "install test: LICENSE not installed (share/doc/hive)"; exit 1; }
 libdir=$(dirname "$(find "$prefix" -name hive.pc -print -quit)")
 libdir=${libdir%/pkgconfig}
 test -d "$libdir" || { echo "install test: no hive.pc installed"; exit 1; }

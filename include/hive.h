@@ -58,6 +58,15 @@
 extern "C" {
 #endif
 
+/* HIVE_API marks the functions libhive.so exports: the library is built with
+ * hidden visibility, so that nothing else of it is visible to a program.  In
+ * a program that includes this header it expands to nothing. */
+#if defined(HIVE_BUILDING_LIBRARY) && defined(__GNUC__)
+#define HIVE_API __attribute__((visibility("default")))
+#else
+#define HIVE_API
+#endif
+
 #define HIVE_VERSION_MAJOR 0
 #define HIVE_VERSION_MINOR 1
 #define HIVE_VERSION_PATCH 0
@@ -79,11 +88,11 @@ typedef enum hive_status {
 } hive_status;
 
 /* Static text naming `status` ("success", "invalid argument", ...). */
-const char *hive_status_string(hive_status status);
+HIVE_API const char *hive_status_string(hive_status status);
 
 /* This thread's description of its last failed call; "" if none.  The text
  * stays valid until this thread's next hive call. */
-const char *hive_last_error(void);
+HIVE_API const char *hive_last_error(void);
 
 /* ---------------------------------------------------------------- config */
 
@@ -145,7 +154,7 @@ typedef struct CUstream_st *hive_stream; /* == cudaStream_t; NULL = default stre
  * `*table` is set only on success.  A process's first CUDA table also loads
  * the kernels it uses (some 50 ms on an H100), so that its first batch does
  * not. */
-hive_status hive_create(const hive_config *config, hive_table **table);
+HIVE_API hive_status hive_create(const hive_config *config, hive_table **table);
 
 /* Frees the table and everything it holds.  Calls on the table that other
  * threads have already begun run to their end first; a call that begins
@@ -153,11 +162,11 @@ hive_status hive_create(const hive_config *config, hive_table **table);
  * Calling with the handle after hive_destroy has returned is the caller's
  * error (the handle's memory is gone): hive cannot detect it reliably.
  * Waits only for this table's own work, not for the whole device. */
-hive_status hive_destroy(hive_table *table);
+HIVE_API hive_status hive_destroy(hive_table *table);
 
 /* The configuration the table was created with, with defaults resolved
  * (backend, geometry, thread count). */
-hive_status hive_get_config(const hive_table *table, hive_config *config);
+HIVE_API hive_status hive_get_config(const hive_table *table, hive_config *config);
 
 /* ---------------------------------------------------------------- bulk operations */
 
@@ -203,23 +212,23 @@ typedef enum hive_result {
  * cannot get them; hive_apply does the same.
  * Returns HIVE_ERROR_TABLE_FULL if some key found no room, else
  * HIVE_ERROR_RESERVED_KEY if some key was reserved, else HIVE_SUCCESS. */
-hive_status hive_insert(hive_table *table, uint64_t n, const void *keys, const void *values,
-                        hive_combine combine, uint8_t *results, hive_stream stream);
+HIVE_API hive_status hive_insert(hive_table *table, uint64_t n, const void *keys, const void *values,
+                                 hive_combine combine, uint8_t *results, hive_stream stream);
 
 /* Looks up n keys.  values: table memory, (n), or NULL; the value of each
  * found key is written, the entries of absent keys are left as they were.
  * found: table memory, (n) uint8_t 1/0, or NULL. */
-hive_status hive_find(hive_table *table, uint64_t n, const void *keys, void *values,
-                      uint8_t *found, hive_stream stream);
+HIVE_API hive_status hive_find(hive_table *table, uint64_t n, const void *keys, void *values,
+                               uint8_t *found, hive_stream stream);
 
 /* found: table memory, (n) uint8_t 1/0 (required). */
-hive_status hive_contains(hive_table *table, uint64_t n, const void *keys, uint8_t *found,
-                          hive_stream stream);
+HIVE_API hive_status hive_contains(hive_table *table, uint64_t n, const void *keys, uint8_t *found,
+                                   hive_stream stream);
 
 /* Erases n keys.  results: table memory, (n) hive_result (ERASED, NOT_FOUND,
  * REJECTED_RESERVED), or NULL.  May shrink the table afterwards. */
-hive_status hive_erase(hive_table *table, uint64_t n, const void *keys, uint8_t *results,
-                       hive_stream stream);
+HIVE_API hive_status hive_erase(hive_table *table, uint64_t n, const void *keys, uint8_t *results,
+                                hive_stream stream);
 
 /* A mixed batch, its elements executed concurrently: element i performs
  * ops[i] (hive_op) on keys[i].  values: table memory, (n): input of
@@ -229,27 +238,27 @@ hive_status hive_erase(hive_table *table, uint64_t n, const void *keys, uint8_t 
  * hive_result or NULL.  An element whose op code is outside hive_op is skipped
  * (result HIVE_RESULT_NONE) while the others run, and the call then returns
  * HIVE_ERROR_INVALID_ARGUMENT. */
-hive_status hive_apply(hive_table *table, uint64_t n, const uint8_t *ops, const void *keys,
-                       void *values, hive_combine combine, uint8_t *results, hive_stream stream);
+HIVE_API hive_status hive_apply(hive_table *table, uint64_t n, const uint8_t *ops, const void *keys,
+                                void *values, hive_combine combine, uint8_t *results, hive_stream stream);
 
 /* ---------------------------------------------------------------- whole-table operations */
 
 /* Number of live keys (exact between calls). */
-hive_status hive_size(hive_table *table, uint64_t *size);
+HIVE_API hive_status hive_size(hive_table *table, uint64_t *size);
 
 /* Removes every key; keeps the capacity. */
-hive_status hive_clear(hive_table *table, hive_stream stream);
+HIVE_API hive_status hive_clear(hive_table *table, hive_stream stream);
 
 /* Grows the table so that `capacity` keys fit under max_load_factor.  Never
  * shrinks.  HIVE_ERROR_OUT_OF_MEMORY leaves the table as it was. */
-hive_status hive_reserve(hive_table *table, uint64_t capacity, hive_stream stream);
+HIVE_API hive_status hive_reserve(hive_table *table, uint64_t capacity, hive_stream stream);
 
 /* Copies every live pair into keys/values (table memory, (capacity) each) in
  * no particular order and sets *count (host) to the number of pairs.  If
  * capacity is smaller than the size, nothing is written, *count is set to the
  * size and HIVE_ERROR_INVALID_ARGUMENT is returned. */
-hive_status hive_export(hive_table *table, uint64_t capacity, void *keys, void *values,
-                        uint64_t *count, hive_stream stream);
+HIVE_API hive_status hive_export(hive_table *table, uint64_t capacity, void *keys, void *values,
+                                 uint64_t *count, hive_stream stream);
 
 typedef struct hive_stats {
     uint64_t capacity;        /* slots in the main table (buckets * bucket_slots) */
@@ -274,7 +283,7 @@ typedef struct hive_stats {
                                  only once the size has halved, or after a grow or a clear */
 } hive_stats;
 
-hive_status hive_stats_get(hive_table *table, hive_stats *stats);
+HIVE_API hive_status hive_stats_get(hive_table *table, hive_stats *stats);
 
 #ifdef __cplusplus
 }

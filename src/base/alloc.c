@@ -1,67 +1,8 @@
-/* alloc.c — host allocations, with the failure-injection hooks of alloc.h. */
+/* alloc.c — host allocations that honour the failure-injection hook of
+ * alloc.h (the hooks themselves: test_hooks.c). */
 #include "alloc.h"
 
-#include <stdatomic.h>
 #include <stdlib.h>
-#include <string.h>
-
-/* Reads an injection variable, as `parse` turns it into a number, into
- * *setting on first use (-2: not read yet). */
-static long long injection_load(_Atomic long long *setting, long long (*parse)(void))
-{
-    long long value = atomic_load_explicit(setting, memory_order_relaxed);
-    if (value == -2) {
-        long long expected = -2;
-        atomic_compare_exchange_strong(setting, &expected, parse());
-        value = atomic_load(setting);
-    }
-    return value;
-}
-
-/* HIVE_TEST_FAIL_ALLOC: allocations to let succeed; -1 when unset or empty. */
-static long long alloc_setting(void)
-{
-    const char *v = getenv("HIVE_TEST_FAIL_ALLOC");
-    return (v != NULL && v[0] != '\0') ? atoll(v) : -1;
-}
-
-static _Atomic long long allowed = -2; /* allocations left to succeed; -1: no limit */
-
-int hive_alloc_should_fail(void)
-{
-    long long left = injection_load(&allowed, alloc_setting);
-    if (left < 0)
-        return 0;
-    while (left > 0) {
-        if (atomic_compare_exchange_weak(&allowed, &left, left - 1))
-            return 0;
-    }
-    return 1;
-}
-
-/* HIVE_TEST_FAIL_RESIZE_STEP as one number: 2N for "N" (step N fails),
- * 2N + 1 for "N+" (step N and every later one fail); -1 when unset. */
-static long long resize_step_setting(void)
-{
-    const char *v = getenv("HIVE_TEST_FAIL_RESIZE_STEP");
-    if (v == NULL || v[0] < '0' || v[0] > '9')
-        return -1;
-    char *end;
-    long long n = strtoll(v, &end, 10);
-    return 2 * n + (*end == '+');
-}
-
-static _Atomic long long failing_steps = -2; /* resize_step_setting() */
-static _Atomic long long steps_taken = 0;
-
-int hive_resize_step_should_fail(void)
-{
-    long long setting = injection_load(&failing_steps, resize_step_setting);
-    if (setting < 0)
-        return 0;
-    long long step = atomic_fetch_add(&steps_taken, 1), first = setting / 2;
-    return setting % 2 ? step >= first : step == first;
-}
 
 void *hive_host_calloc(size_t count, size_t size)
 {

@@ -10,8 +10,10 @@
  * that a test can see the table recover from it; =N+ fails step N and every
  * later one, so that the recovery fails too.
  *
- * Each variable is read once per process; unset, a check costs one relaxed
- * atomic load. */
+ * Only the tests' build of the library (hive_testing) reads these variables;
+ * the installed libhive.so and libhive.a answer "no failure" without looking
+ * (test_hooks.c).  In the tests' build each variable is read once per
+ * process; unset, a check costs one relaxed atomic load. */
 #ifndef HIVE_ALLOC_H
 #define HIVE_ALLOC_H
 

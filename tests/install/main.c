@@ -1,5 +1,7 @@
-/* main.c — the smallest real user of an installed hive: a CPU table, an
- * insert, a find, an erase, checked.  Exits 0 on success. */
+/* main.c — the smallest real user of an installed hive: a CPU table that
+ * grows under an insert, a find, an erase, checked; then a CUDA table, which
+ * a machine without a GPU (or a build without the CUDA backend) refuses with
+ * a status that says so.  Exits 0 on success. */
 #include <hive.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -16,6 +18,7 @@ int main(void)
 {
     hive_config config = HIVE_CONFIG_INIT;
     config.backend = HIVE_BACKEND_CPU;
+    config.initial_capacity = N / 4; /* so that the insert grows the table */
     hive_table *table = NULL;
     hive_status s = hive_create(&config, &table);
     if (s != HIVE_SUCCESS)
@@ -42,9 +45,25 @@ int main(void)
     uint64_t size = 1;
     if ((s = hive_size(table, &size)) != HIVE_SUCCESS || size != 0)
         return fail("hive_size after erasing everything", s);
+    hive_stats stats;
+    if ((s = hive_stats_get(table, &stats)) != HIVE_SUCCESS || stats.grows == 0)
+        return fail("hive_stats_get: the table should have grown", s);
     if ((s = hive_destroy(table)) != HIVE_SUCCESS)
         return fail("hive_destroy", s);
-    printf("hive consumer: hive %d.%d.%d works (%d keys)\n", HIVE_VERSION_MAJOR, HIVE_VERSION_MINOR,
-           HIVE_VERSION_PATCH, N);
+
+    /* The CUDA runtime inside hive starts up in this program either way. */
+    config.backend = HIVE_BACKEND_CUDA;
+    const char *cuda = "a CUDA table works";
+    s = hive_create(&config, &table);
+    if (s == HIVE_SUCCESS) {
+        if ((s = hive_destroy(table)) != HIVE_SUCCESS)
+            return fail("hive_destroy (CUDA)", s);
+    } else if (s == HIVE_ERROR_NO_DEVICE || s == HIVE_ERROR_UNSUPPORTED) {
+        cuda = hive_last_error();
+    } else {
+        return fail("hive_create (CUDA)", s);
+    }
+    printf("hive consumer: hive %d.%d.%d works (%d keys, %llu grows); %s\n", HIVE_VERSION_MAJOR,
+           HIVE_VERSION_MINOR, HIVE_VERSION_PATCH, N, (unsigned long long)stats.grows, cuda);
     return 0;
 }

@@ -1,0 +1,81 @@
+/* test_hooks.c — the failure-injection hooks of alloc.h, in two variants
+ * built from this one file.
+ *
+ * Without HIVE_TEST_HOOKS (libhive.so and libhive.a as installed) both hooks
+ * answer "no failure" and the environment is never read: a program that
+ * happens to run with HIVE_TEST_FAIL_* set gets the same library as any other.
+ * With HIVE_TEST_HOOKS=1 (the tests' hive_testing library: the same objects
+ * with this variant beside them, src/CMakeLists.txt) they follow
+ * HIVE_TEST_FAIL_ALLOC and HIVE_TEST_FAIL_RESIZE_STEP as alloc.h describes. */
+#include "alloc.h"
+
+#ifndef HIVE_TEST_HOOKS
+
+int hive_alloc_should_fail(void) { return 0; }
+
+int hive_resize_step_should_fail(void) { return 0; }
+
+#else
+
+#include <stdatomic.h>
+#include <stdlib.h>
+
+/* Reads an injection variable, as `parse` turns it into a number, into
+ * *setting on first use (-2: not read yet). */
+static long long injection_load(_Atomic long long *setting, long long (*parse)(void))
+{
+    long long value = atomic_load_explicit(setting, memory_order_relaxed);
+    if (value == -2) {
+        long long expected = -2;
+        atomic_compare_exchange_strong(setting, &expected, parse());
+        value = atomic_load(setting);
+    }
+    return value;
+}
+
+/* HIVE_TEST_FAIL_ALLOC: allocations to let succeed; -1 when unset or empty. */
+static long long alloc_setting(void)
+{
+    const char *v = getenv("HIVE_TEST_FAIL_ALLOC");
+    return (v != NULL && v[0] != '\0') ? atoll(v) : -1;
+}
+
+static _Atomic long long allowed = -2; /* allocations left to succeed; -1: no limit */
+
+int hive_alloc_should_fail(void)
+{
+    long long left = injection_load(&allowed, alloc_setting);
+    if (left < 0)
+        return 0;
+    while (left > 0) {
+        if (atomic_compare_exchange_weak(&allowed, &left, left - 1))
+            return 0;
+    }
+    return 1;
+}
+
+/* HIVE_TEST_FAIL_RESIZE_STEP as one number: 2N for "N" (step N fails),
+ * 2N + 1 for "N+" (step N and every later one fail); -1 when unset. */
+static long long resize_step_setting(void)
+{
+    const char *v = getenv("HIVE_TEST_FAIL_RESIZE_STEP");
+    if (v == NULL || v[0] < '0' || v[0] > '9')
+        return -1;
+    char *end;
+    long long n = strtoll(v, &end, 10);
+    return 2 * n + (*end == '+');
+}
+
+static _Atomic long long failing_steps = -2; /* resize_step_setting() */
+static _Atomic long long steps_taken = 0;
+
+int hive_resize_step_should_fail(void)
+{
+    long long setting = injection_load(&failing_steps, resize_step_setting);
+    if (setting < 0)
+        return 0;
+    long long step = atomic_fetch_add(&steps_taken, 1), first = setting / 2;
+    return setting % 2 ? step >= first : step == first;
+}
+
+#endif

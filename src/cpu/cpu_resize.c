@@ -200,10 +200,10 @@ static hive_status shrink(hive_cpu_table *ct, uint64_t want)
     return HIVE_SUCCESS;
 }
 
-hive_status hive_cpu_resize(hive_table *t, uint64_t slots, hive_stream stream)
+hive_status hive_cpu_resize(void *impl, uint64_t slots, hive_stream stream)
 {
     (void)stream;
-    hive_cpu_table *ct = t->impl;
+    hive_cpu_table *ct = impl;
     uint64_t want = slots / ct->S + (slots % ct->S != 0);
     if (want == 0)
         want = 1;
@@ -214,9 +214,9 @@ hive_status hive_cpu_resize(hive_table *t, uint64_t slots, hive_stream stream)
     return HIVE_SUCCESS;
 }
 
-hive_status hive_cpu_compact(hive_table *t, hive_stream stream)
+hive_status hive_cpu_compact(void *impl, hive_stream stream)
 {
     (void)stream;
-    tidy(t->impl);
+    tidy(impl);
     return HIVE_SUCCESS;
 }

@@ -109,15 +109,10 @@ static hive_status store_create(const hive_cpu_table *ct, uint64_t buckets, hive
 
 /* ---------------------------------------------------------------- create, destroy */
 
-static hive_status cpu_create(hive_table *t)
+static hive_status cpu_create(const hive_config *c, void **impl)
 {
     static const char call[] = "hive_create";
-    hive_config *c = &t->config;
     int kv64 = c->key_width == HIVE_KV64;
-    if (c->bucket_slots == 0)
-        c->bucket_slots = kv64 ? 4 : 8; /* a bucket is one 64-byte cache line */
-    if (c->lanes_per_op == 0)
-        c->lanes_per_op = 1; /* a CUDA knob: one CPU thread always handles a whole key */
 
     hive_cpu_table *ct = hive_host_calloc(1, sizeof *ct);
     if (ct == NULL)
@@ -127,6 +122,7 @@ static hive_status cpu_create(hive_table *t)
     ct->slot_words = kv64 ? 2 : 1;
     ct->max_evictions = c->max_evictions < HIVE_MAX_CHAIN ? c->max_evictions : HIVE_MAX_CHAIN;
     ct->resize_batch = c->resize_batch;
+    ct->lanes = c->lanes_per_op;
     ct->stash_fraction = c->stash_fraction;
     uint64_t buckets = c->initial_capacity / ct->S + (c->initial_capacity % ct->S != 0);
     hive_status s = store_create(ct, buckets, &ct->store, call);
@@ -137,40 +133,39 @@ static hive_status cpu_create(hive_table *t)
         hive_host_free(ct);
         return s;
     }
-    t->impl = ct;
+    *impl = ct;
     return HIVE_SUCCESS;
 }
 
-static void cpu_destroy(hive_table *t)
+static void cpu_destroy(void *impl)
 {
-    hive_cpu_table *ct = t->impl;
+    hive_cpu_table *ct = impl;
     hive_cpu_pool_destroy(ct->pool);
     store_free(&ct->store);
     hive_host_free(ct);
-    t->impl = NULL;
 }
 
 /* ---------------------------------------------------------------- whole table */
 
-static hive_status cpu_clear(hive_table *t, hive_stream stream)
+static hive_status cpu_clear(void *impl, hive_stream stream)
 {
     (void)stream;
-    hive_cpu_table *ct = t->impl;
+    hive_cpu_table *ct = impl;
     store_fill_empty(ct, &ct->store);
     return HIVE_SUCCESS;
 }
 
-static uint64_t cpu_capacity(const hive_table *t)
+static uint64_t cpu_capacity(const void *impl)
 {
-    const hive_cpu_table *ct = t->impl;
+    const hive_cpu_table *ct = impl;
     return ct->store.buckets * ct->S;
 }
 
-static hive_status cpu_export(hive_table *t, uint64_t capacity, void *keys, void *values,
+static hive_status cpu_export(void *impl, uint64_t capacity, void *keys, void *values,
                               uint64_t *count, hive_stream stream)
 {
     (void)stream;
-    hive_cpu_table *ct = t->impl;
+    hive_cpu_table *ct = impl;
     uint64_t n = ct->kernels->export_pairs(&ct->store, ct->S, keys, values, capacity);
     if (n > capacity)
         return hive_fail(HIVE_ERROR_INTERNAL, "hive_export",
@@ -180,14 +175,14 @@ static hive_status cpu_export(hive_table *t, uint64_t capacity, void *keys, void
     return HIVE_SUCCESS;
 }
 
-static hive_status cpu_stats(hive_table *t, hive_stats *stats)
+static hive_status cpu_stats(void *impl, hive_stats *stats)
 {
-    hive_cpu_table *ct = t->impl;
+    hive_cpu_table *ct = impl;
     const hive_cpu_store *s = &ct->store;
     stats->capacity = s->buckets * ct->S;
     stats->buckets = s->buckets;
     stats->bucket_slots = ct->S;
-    stats->lanes_per_op = t->config.lanes_per_op;
+    stats->lanes_per_op = ct->lanes;
     stats->stash_capacity = s->stash_buckets * ct->S;
     stats->stash_size = __atomic_load_n(&s->stash_live, __ATOMIC_RELAXED);
     stats->evictions = __atomic_load_n(&ct->evictions, __ATOMIC_RELAXED);
@@ -201,10 +196,10 @@ static hive_status cpu_stats(hive_table *t, hive_stats *stats)
 }
 
 /* A CPU table reads and writes the caller's host arrays directly. */
-static hive_status cpu_check_pointer(const hive_table *t, const void *p, const char *call,
+static hive_status cpu_check_pointer(const void *impl, const void *p, const char *call,
                                      const char *what)
 {
-    (void)t;
+    (void)impl;
     (void)p;
     (void)call;
     (void)what;
@@ -215,12 +210,12 @@ const hive_backend_ops hive_cpu_backend = {
     .name = "cpu",
     .create = cpu_create,
     .destroy = cpu_destroy,
+    .begin = hive_cpu_begin,
+    .end = hive_cpu_end,
     .run = hive_cpu_run,
+    .retry_full = hive_cpu_retry_full,
     .count_inserts = hive_cpu_count_inserts,
     .count_new = hive_cpu_count_new,
-    .retry_full = hive_cpu_retry_full,
-    .marks_alloc = hive_cpu_marks_alloc,
-    .marks_free = hive_cpu_marks_free,
     .clear = cpu_clear,
     .capacity = cpu_capacity,
     .resize = hive_cpu_resize,

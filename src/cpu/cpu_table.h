@@ -15,7 +15,6 @@
 #include "backend.h"
 #include "designs/hive/protocol.h"
 #include "cpu_pool.h"
-#include "api/table.h"
 
 /* One table's memory.  Empty memory is all 0xFF bytes (EMPTY keys, both
  * widths).  The slot and lock arrays are page mappings that a resize extends
@@ -70,6 +69,7 @@ typedef struct hive_cpu_table {
     uint32_t slot_words;    /* 64-bit words per slot: 1 (KV32) or 2 (KV64) */
     uint32_t max_evictions; /* config.max_evictions clamped to HIVE_MAX_CHAIN */
     uint32_t resize_batch;  /* K: buckets are added in multiples of it */
+    uint32_t lanes;         /* config.lanes_per_op, for hive_stats (one thread runs a whole key) */
     double stash_fraction;
     hive_cpu_pool *pool;
     /* Lifetime totals for hive_stats, __atomic relaxed: each batch thread
@@ -131,10 +131,10 @@ static inline const uint64_t *hive_cpu_source_bucket(const hive_cpu_store *s, ui
 }
 
 /* cpu_resize.c: grows or shrinks by splits or merges to about `slots`
- * slots; compacts the buckets and drains the stash (api.c's relief for a
+ * slots; compacts the buckets and drains the stash (api's relief for a
  * crowded stash). */
-hive_status hive_cpu_resize(hive_table *t, uint64_t slots, hive_stream stream);
-hive_status hive_cpu_compact(hive_table *t, hive_stream stream);
+hive_status hive_cpu_resize(void *impl, uint64_t slots, hive_stream stream);
+hive_status hive_cpu_compact(void *impl, hive_stream stream);
 
 /* cpu_table.c: the stash buckets for a table of `buckets` buckets
  * (config.stash_fraction); a stash of that many, allocated empty into s's
@@ -143,16 +143,17 @@ hive_status hive_cpu_stash_alloc(const hive_cpu_table *ct, uint64_t stash_bucket
                                  const char *call);
 void hive_cpu_stash_free(hive_cpu_store *s);
 
-/* cpu_batch.c */
-hive_status hive_cpu_run(hive_table *t, const hive_batch *b, hive_batch_outcome *outcome,
-                         hive_stream stream);
-hive_status hive_cpu_count_new(hive_table *t, const hive_batch *b, uint64_t *count,
+/* cpu_batch.c: backend.h's batch operations. */
+hive_status hive_cpu_begin(void *impl, const hive_request *r, hive_batch_scratch **scratch,
+                           hive_stream stream);
+void hive_cpu_end(void *impl, hive_batch_scratch *scratch, hive_stream stream);
+hive_status hive_cpu_run(void *impl, const hive_request *r, hive_batch_scratch *scratch,
+                         hive_batch_outcome *outcome, hive_stream stream);
+hive_status hive_cpu_retry_full(void *impl, const hive_request *r, hive_batch_scratch *scratch,
+                                hive_batch_outcome *outcome, hive_stream stream);
+hive_status hive_cpu_count_new(void *impl, const hive_request *r, uint64_t *count,
                                hive_stream stream);
-hive_status hive_cpu_count_inserts(hive_table *t, const hive_batch *b, uint64_t *count,
+hive_status hive_cpu_count_inserts(void *impl, const hive_request *r, uint64_t *count,
                                    hive_stream stream);
-hive_status hive_cpu_retry_full(hive_table *t, const hive_batch *b, hive_batch_outcome *outcome,
-                                hive_stream stream);
-uint32_t *hive_cpu_marks_alloc(hive_table *t, uint64_t n, hive_stream stream);
-void hive_cpu_marks_free(hive_table *t, uint32_t *marks, hive_stream stream);
 
 #endif

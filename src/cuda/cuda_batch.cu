@@ -7,7 +7,6 @@
 #include "base/alloc.h"
 #include "cuda_check.h"
 #include "cuda_kernels.cuh"
-#include "api/table.h"
 
 #define HIVE_THREADS 256
 
@@ -158,10 +157,9 @@ static hive_status launch_batch(void *ctx, uint64_t *counters)
     return launched(call);
 }
 
-extern "C" hive_status hive_dict_run(hive_table *t, const hive_batch *b, hive_batch_outcome *out,
+extern "C" hive_status hive_dict_run(hive_dict *d, const hive_batch *b, hive_batch_outcome *out,
                                      hive_stream stream)
 {
-    hive_dict *d = (hive_dict *)t->impl;
     const hive_geometry_kernels *k = d->kernels;
     hive_batch_kernel kernel = b->ops != NULL            ? k->mixed
                                : b->op == HIVE_OP_FIND  ? k->find
@@ -214,7 +212,7 @@ extern "C" hive_status hive_dict_run(hive_table *t, const hive_batch *b, hive_ba
     /* Only a batch that stashed can crowd the stash, and only one that erased
      * from a stash enlarged for crowded keys (known here without a read) can
      * leave it oversized. */
-    double fraction = t->config.stash_fraction;
+    double fraction = d->stash_fraction;
     int enlarged = hive_stash_oversized(fraction, d->buckets, d->view.stash_buckets, 0, d->bucket_slots);
     if (c[HIVE_CTR_STEP0 + HIVE_STEP_STASH] != 0 || (enlarged && out->erased != 0)) {
         /* Read on the call's stream (the legacy default stream would wait for
@@ -234,10 +232,9 @@ extern "C" hive_status hive_dict_run(hive_table *t, const hive_batch *b, hive_ba
     return HIVE_SUCCESS;
 }
 
-extern "C" hive_status hive_dict_retry_full(hive_table *t, const hive_batch *b, hive_batch_outcome *out,
+extern "C" hive_status hive_dict_retry_full(hive_dict *d, const hive_batch *b, hive_batch_outcome *out,
                                             hive_stream stream)
 {
-    hive_dict *d = (hive_dict *)t->impl;
     batch_launch l = {d->kernels->retry, NULL, NULL, d, 1, 1 << 30, (cudaStream_t)stream, b, NULL};
     uint64_t c[HIVE_CTR_COUNT];
     HIVE_TRY(with_counters(d, (cudaStream_t)stream, "hive batch retry (CUDA)", launch_batch, &l, 0, c, NULL));
@@ -304,10 +301,9 @@ static hive_status launch_count(void *ctx, uint64_t *counters)
     return launched("hive_apply (CUDA)");
 }
 
-extern "C" hive_status hive_dict_count_inserts(hive_table *t, const hive_batch *b, uint64_t *count,
+extern "C" hive_status hive_dict_count_inserts(hive_dict *d, const hive_batch *b, uint64_t *count,
                                                hive_stream stream)
 {
-    hive_dict *d = (hive_dict *)t->impl;
     unsigned grid = grid_for(d, (const void *)hive_count_inserts_kernel, (b->n + 15) / 16, 1);
     count_launch l = {grid, (cudaStream_t)stream, b};
     uint64_t c[HIVE_CTR_COUNT];
@@ -365,10 +361,9 @@ static hive_status launch_count_new(void *ctx, uint64_t *counters)
     return launched("hive batch growth (CUDA)");
 }
 
-extern "C" hive_status hive_dict_count_new(hive_table *t, const hive_batch *b, uint64_t *count,
+extern "C" hive_status hive_dict_count_new(hive_dict *d, const hive_batch *b, uint64_t *count,
                                            hive_stream stream)
 {
-    hive_dict *d = (hive_dict *)t->impl;
     count_new_launch l = {d, (cudaStream_t)stream, b};
     uint64_t c[HIVE_CTR_COUNT];
     HIVE_TRY(with_counters(d, (cudaStream_t)stream, "hive batch growth (CUDA)", launch_count_new, &l, 0, c, NULL));

@@ -10,12 +10,6 @@
 #include "cuda_check.h"
 #include "cuda_table.h"
 #include "cuda_vm.h"
-#include "api/table.h"
-
-/* Default geometry, chosen by measurement (bench/NOTES.md): buckets of 4
- * slots (32 bytes, one sector) probed by one thread per key. */
-#define HIVE_DICT_DEFAULT_SLOTS 4u
-#define HIVE_DICT_DEFAULT_LANES 1u
 
 /* Runs the rest of a backend entry on the table's device and puts the
  * caller's current device back afterwards. */
@@ -229,10 +223,9 @@ int hive_cuda_device_usable(int device)
     return device < count;
 }
 
-static hive_status cuda_create(hive_table *t)
+static hive_status cuda_create(const hive_config *c, void **impl)
 {
     static const char call[] = "hive_create (CUDA)";
-    hive_config *c = &t->config;
     int count = 0;
     cudaError_t e = cudaGetDeviceCount(&count);
     if (e != cudaSuccess || count == 0) {
@@ -244,10 +237,6 @@ static hive_status cuda_create(hive_table *t)
         return hive_fail(HIVE_ERROR_NO_DEVICE, call, "config.device %d, but only %d CUDA devices",
                          c->device, count);
     uint32_t width = c->key_width == HIVE_KV32 ? 32 : 64;
-    if (c->bucket_slots == 0)
-        c->bucket_slots = HIVE_DICT_DEFAULT_SLOTS;
-    if (c->lanes_per_op == 0)
-        c->lanes_per_op = HIVE_DICT_DEFAULT_LANES;
     const hive_geometry_kernels *kernels = hive_cuda_kernels(width, c->bucket_slots, c->lanes_per_op);
     if (kernels == NULL)
         return hive_fail(HIVE_ERROR_UNSUPPORTED, call,
@@ -283,6 +272,7 @@ static hive_status cuda_create(hive_table *t)
     d->bucket_slots = c->bucket_slots;
     d->lanes = c->lanes_per_op;
     d->resize_batch = c->resize_batch;
+    d->stash_fraction = c->stash_fraction;
     d->sm_count = prop.multiProcessorCount;
     d->l2_bytes = (uint64_t)prop.l2CacheSize;
     d->view.max_evictions = c->max_evictions < HIVE_MAX_CHAIN ? c->max_evictions : HIVE_MAX_CHAIN;
@@ -329,7 +319,7 @@ static hive_status cuda_create(hive_table *t)
                       st, fail);
     }
     d->bytes_held = bytes_held(d);
-    t->impl = d;
+    *impl = d;
     goto out;
 fail:
     free_dict(d);
@@ -338,9 +328,9 @@ out:
     return st;
 }
 
-static void cuda_destroy(hive_table *t)
+static void cuda_destroy(void *impl)
 {
-    hive_dict *d = (hive_dict *)t->impl;
+    hive_dict *d = (hive_dict *)impl;
     device_scope scope;
     if (enter_device(d->device, &scope, "hive_destroy (CUDA)") != HIVE_SUCCESS)
         return;
@@ -352,63 +342,88 @@ static void cuda_destroy(hive_table *t)
     leave_device(d->device, &scope);
 }
 
-static hive_status cuda_run(hive_table *t, const hive_batch *b, hive_batch_outcome *out,
-                            hive_stream stream)
-{
-    RETURN_ON_DEVICE((hive_dict *)t->impl, "hive batch (CUDA)", hive_dict_run(t, b, out, stream));
-}
+/* The marks of a batch (core/marks.h): the scratch is the words themselves,
+ * from the table's pool. */
+static uint32_t *marks_of(hive_batch_scratch *scratch) { return (uint32_t *)scratch; }
 
-static hive_status cuda_count_new(hive_table *t, const hive_batch *b, uint64_t *count, hive_stream stream)
+static hive_status cuda_begin(void *impl, const hive_request *r, hive_batch_scratch **scratch,
+                              hive_stream stream)
 {
-    RETURN_ON_DEVICE((hive_dict *)t->impl, "hive batch growth (CUDA)", hive_dict_count_new(t, b, count, stream));
-}
-
-static hive_status cuda_count_inserts(hive_table *t, const hive_batch *b, uint64_t *count,
-                                      hive_stream stream)
-{
-    RETURN_ON_DEVICE((hive_dict *)t->impl, "hive_apply (CUDA)", hive_dict_count_inserts(t, b, count, stream));
-}
-
-static hive_status cuda_retry_full(hive_table *t, const hive_batch *b, hive_batch_outcome *out,
-                                   hive_stream stream)
-{
-    RETURN_ON_DEVICE((hive_dict *)t->impl, "hive batch retry (CUDA)", hive_dict_retry_full(t, b, out, stream));
-}
-
-static uint32_t *cuda_marks_alloc(hive_table *t, uint64_t n, hive_stream stream)
-{
-    hive_dict *d = (hive_dict *)t->impl;
+    static const char call[] = "hive batch (CUDA)";
+    *scratch = NULL;
+    if (!hive_request_may_insert(r) || r->results != NULL || r->n == 0)
+        return HIVE_SUCCESS;
+    /* retry_full needs to know which keys found no room, and the kernels
+     * which inserts they finish in later launches */
+    hive_dict *d = (hive_dict *)impl;
     void *p = NULL;
-    size_t bytes = 2 * HIVE_MARK_WORDS(n) * sizeof(uint32_t);
+    size_t bytes = 2 * HIVE_MARK_WORDS(r->n) * sizeof(uint32_t);
     device_scope scope;
-    if (hive_alloc_should_fail() || enter_device(d->device, &scope, "hive batch (CUDA)") != HIVE_SUCCESS)
-        return NULL;
-    if (cudaMallocFromPoolAsync(&p, bytes, d->pool, (cudaStream_t)stream) != cudaSuccess) {
-        cudaGetLastError();
-        p = NULL;
-    } else if (cudaMemsetAsync(p, 0, bytes, (cudaStream_t)stream) != cudaSuccess) {
-        cudaGetLastError();
-        cudaFreeAsync(p, (cudaStream_t)stream);
-        p = NULL;
+    if (!hive_alloc_should_fail() && enter_device(d->device, &scope, call) == HIVE_SUCCESS) {
+        if (cudaMallocFromPoolAsync(&p, bytes, d->pool, (cudaStream_t)stream) != cudaSuccess) {
+            cudaGetLastError();
+            p = NULL;
+        } else if (cudaMemsetAsync(p, 0, bytes, (cudaStream_t)stream) != cudaSuccess) {
+            cudaGetLastError();
+            cudaFreeAsync(p, (cudaStream_t)stream);
+            p = NULL;
+        }
+        leave_device(d->device, &scope);
     }
-    leave_device(d->device, &scope);
-    return (uint32_t *)p;
+    if (p == NULL)
+        return hive_fail(HIVE_ERROR_OUT_OF_MEMORY, call, "no memory for the %llu per-key marks of the batch",
+                         (unsigned long long)r->n);
+    *scratch = (hive_batch_scratch *)p;
+    return HIVE_SUCCESS;
 }
 
-static void cuda_marks_free(hive_table *t, uint32_t *marks, hive_stream stream)
+static void cuda_end(void *impl, hive_batch_scratch *scratch, hive_stream stream)
 {
-    hive_dict *d = (hive_dict *)t->impl;
+    if (scratch == NULL)
+        return;
+    hive_dict *d = (hive_dict *)impl;
     device_scope scope;
     if (enter_device(d->device, &scope, "hive batch (CUDA)") != HIVE_SUCCESS)
         return;
-    cudaFreeAsync(marks, (cudaStream_t)stream);
+    cudaFreeAsync(scratch, (cudaStream_t)stream);
     leave_device(d->device, &scope);
 }
 
-static hive_status cuda_clear(hive_table *t, hive_stream stream)
+static hive_status cuda_run(void *impl, const hive_request *r, hive_batch_scratch *scratch,
+                            hive_batch_outcome *out, hive_stream stream)
+{
+    hive_dict *d = (hive_dict *)impl;
+    hive_batch b = hive_batch_of(r, marks_of(scratch));
+    RETURN_ON_DEVICE(d, "hive batch (CUDA)", hive_dict_run(d, &b, out, stream));
+}
+
+static hive_status cuda_retry_full(void *impl, const hive_request *r, hive_batch_scratch *scratch,
+                                   hive_batch_outcome *out, hive_stream stream)
+{
+    hive_dict *d = (hive_dict *)impl;
+    hive_batch b = hive_batch_of(r, marks_of(scratch));
+    RETURN_ON_DEVICE(d, "hive batch retry (CUDA)", hive_dict_retry_full(d, &b, out, stream));
+}
+
+static hive_status cuda_count_new(void *impl, const hive_request *r, uint64_t *count, hive_stream stream)
+{
+    hive_dict *d = (hive_dict *)impl;
+    hive_batch b = hive_batch_of(r, NULL);
+    RETURN_ON_DEVICE(d, "hive batch growth (CUDA)", hive_dict_count_new(d, &b, count, stream));
+}
+
+static hive_status cuda_count_inserts(void *impl, const hive_request *r, uint64_t *count,
+                                      hive_stream stream)
+{
+    hive_dict *d = (hive_dict *)impl;
+    hive_batch b = hive_batch_of(r, NULL);
+    RETURN_ON_DEVICE(d, "hive_apply (CUDA)", hive_dict_count_inserts(d, &b, count, stream));
+}
+
+static hive_status cuda_clear(void *impl, hive_stream stream)
 {
     static const char call[] = "hive_clear (CUDA)";
-    hive_dict *d = (hive_dict *)t->impl;
+    hive_dict *d = (hive_dict *)impl;
     cudaStream_t s = (cudaStream_t)stream;
     device_scope scope;
     HIVE_TRY(enter_device(d->device, &scope, call));
@@ -436,9 +451,9 @@ static hive_status cuda_clear(hive_table *t, hive_stream stream)
     return st;
 }
 
-static uint64_t cuda_capacity(const hive_table *t)
+static uint64_t cuda_capacity(const void *impl)
 {
-    const hive_dict *d = (const hive_dict *)t->impl;
+    const hive_dict *d = (const hive_dict *)impl;
     return d->buckets * d->bucket_slots;
 }
 
@@ -506,7 +521,7 @@ static hive_status recover(hive_dict *d, hive_stream stream)
  * the size it should have (hive_stash_wanted) by one of that size, if all
  * remaining pairs are known to fit in it (else, or without memory for it,
  * the old one stays: still correct, only crowded or large). */
-static hive_status settle_stash(hive_table *t, hive_dict *d, hive_stream stream)
+static hive_status settle_stash(hive_dict *d, hive_stream stream)
 {
     uint64_t stash_slots = d->view.stash_buckets * d->bucket_slots, live = 0;
     hive_resize_outcome o;
@@ -518,7 +533,7 @@ static hive_status settle_stash(hive_table *t, hive_dict *d, hive_stream stream)
         HIVE_TRY(hive_cuda_status(cudaStreamSynchronize((cudaStream_t)stream), resize_call,
                                   "cudaStreamSynchronize"));
     }
-    uint64_t wanted = hive_stash_wanted(t->config.stash_fraction, d->buckets, live, d->bucket_slots);
+    uint64_t wanted = hive_stash_wanted(d->stash_fraction, d->buckets, live, d->bucket_slots);
     if (!hive_stash_needs_resize(d->view.stash_buckets, wanted))
         return HIVE_SUCCESS;
     hive_view to = d->view;
@@ -543,18 +558,18 @@ static hive_status settle_stash(hive_table *t, hive_dict *d, hive_stream stream)
  * their first buckets where there is room, tombstones become free slots,
  * free slots become EMPTY wherever R4 allows (designs/hive/resize_body.h), and the
  * stash is drained and sized to the table. */
-static hive_status tidy(hive_table *t, hive_dict *d, hive_stream stream)
+static hive_status tidy(hive_dict *d, hive_stream stream)
 {
     hive_resize_outcome o;
     HIVE_TRY(hive_dict_resize_op(d, HIVE_RESIZE_REFLOW, NULL, d->view.ix, 0, d->buckets, &o, stream));
     HIVE_TRY(hive_dict_resize_op(d, HIVE_RESIZE_MARK_STASH, NULL, d->view.ix, 0,
                                  d->view.stash_buckets * d->bucket_slots, &o, stream));
     HIVE_TRY(hive_dict_resize_op(d, HIVE_RESIZE_COMPACT, NULL, d->view.ix, 0, d->buckets, &o, stream));
-    return settle_stash(t, d, stream);
+    return settle_stash(d, stream);
 }
 
 /* Splits buckets until there are `want`, mapping their memory first. */
-static hive_status grow(hive_table *t, hive_dict *d, uint64_t want, hive_stream stream)
+static hive_status grow(hive_dict *d, uint64_t want, hive_stream stream)
 {
     uint64_t max_buckets = d->slot_vm.reserved / bucket_bytes(d);
     if (want > max_buckets)
@@ -576,7 +591,7 @@ static hive_status grow(hive_table *t, hive_dict *d, uint64_t want, hive_stream 
         }
         HIVE_TRY(st);
     }
-    return tidy(t, d, stream);
+    return tidy(d, stream);
 }
 
 /* Undoes the merge of buckets [step->first, done) (UNMERGE under the index
@@ -609,7 +624,7 @@ static hive_status undo_merge(hive_dict *d, const hive_resize_step *step, uint64
  * eviction (hive_rehome_pair); if one finds no room, the step is undone,
  * losing nothing, and shrinking stops there.  Then unmaps the memory of the
  * buckets gone. */
-static hive_status shrink(hive_table *t, hive_dict *d, uint64_t want, hive_stream stream)
+static hive_status shrink(hive_dict *d, uint64_t want, hive_stream stream)
 {
     hive_resize_step step;
     while (hive_next_merge(d->view.ix, want, &step)) {
@@ -634,7 +649,7 @@ static hive_status shrink(hive_table *t, hive_dict *d, uint64_t want, hive_strea
         d->buckets = hive_index_buckets(d->view.ix);
         __atomic_fetch_add(&d->buckets_merged, step.count, __ATOMIC_RELAXED);
     }
-    HIVE_TRY(tidy(t, d, stream));
+    HIVE_TRY(tidy(d, stream));
     hive_vm_trim(&d->slot_vm, d->buckets * bucket_bytes(d));
     hive_vm_trim(&d->lock_vm, lock_bytes(d->buckets));
     return HIVE_SUCCESS;
@@ -643,9 +658,9 @@ static hive_status shrink(hive_table *t, hive_dict *d, uint64_t want, hive_strea
 /* Grows or shrinks by linear hashing (backend.h).  The bucket memory is
  * mapped in place: growth copies no bucket.  A failure leaves the table
  * usable with the same pairs (see "failures while resizing"). */
-static hive_status cuda_resize(hive_table *t, uint64_t slots, hive_stream stream)
+static hive_status cuda_resize(void *impl, uint64_t slots, hive_stream stream)
 {
-    hive_dict *d = (hive_dict *)t->impl;
+    hive_dict *d = (hive_dict *)impl;
     uint64_t want = (slots + d->bucket_slots - 1) / d->bucket_slots;
     if (want == 0)
         want = 1;
@@ -653,8 +668,8 @@ static hive_status cuda_resize(hive_table *t, uint64_t slots, hive_stream stream
     HIVE_TRY(enter_device(d->device, &scope, resize_call));
     hive_status st = refuse_if_broken(d, resize_call);
     if (st == HIVE_SUCCESS)
-        st = want > d->buckets   ? grow(t, d, want, stream)
-             : want < d->buckets ? shrink(t, d, want, stream)
+        st = want > d->buckets   ? grow(d, want, stream)
+             : want < d->buckets ? shrink(d, want, stream)
                                  : HIVE_SUCCESS;
     if (st != HIVE_SUCCESS && recover(d, stream) != HIVE_SUCCESS)
         st = HIVE_ERROR_CUDA; /* broken: not the OUT_OF_MEMORY that callers take as harmless */
@@ -663,15 +678,15 @@ static hive_status cuda_resize(hive_table *t, uint64_t slots, hive_stream stream
     return st;
 }
 
-static hive_status cuda_compact(hive_table *t, hive_stream stream)
+static hive_status cuda_compact(void *impl, hive_stream stream)
 {
     static const char call[] = "hive compact (CUDA)";
-    hive_dict *d = (hive_dict *)t->impl;
+    hive_dict *d = (hive_dict *)impl;
     device_scope scope;
     HIVE_TRY(enter_device(d->device, &scope, call));
     hive_status st = refuse_if_broken(d, call);
     if (st == HIVE_SUCCESS)
-        st = tidy(t, d, stream);
+        st = tidy(d, stream);
     if (st != HIVE_SUCCESS && recover(d, stream) != HIVE_SUCCESS)
         st = HIVE_ERROR_CUDA;
     d->bytes_held = bytes_held(d);
@@ -679,17 +694,17 @@ static hive_status cuda_compact(hive_table *t, hive_stream stream)
     return st;
 }
 
-static hive_status cuda_export(hive_table *t, uint64_t capacity, void *keys, void *values,
+static hive_status cuda_export(void *impl, uint64_t capacity, void *keys, void *values,
                                uint64_t *count, hive_stream stream)
 {
-    hive_dict *d = (hive_dict *)t->impl;
+    hive_dict *d = (hive_dict *)impl;
     RETURN_ON_DEVICE(d, "hive_export (CUDA)", hive_dict_export(d, capacity, keys, values, count, stream));
 }
 
-static hive_status cuda_stats(hive_table *t, hive_stats *s)
+static hive_status cuda_stats(void *impl, hive_stats *s)
 {
     static const char call[] = "hive_stats_get (CUDA)";
-    hive_dict *d = (hive_dict *)t->impl;
+    hive_dict *d = (hive_dict *)impl;
     s->capacity = d->buckets * d->bucket_slots;
     s->buckets = d->buckets;
     s->bucket_slots = d->bucket_slots;
@@ -717,10 +732,10 @@ static hive_status cuda_stats(hive_table *t, hive_stats *s)
 
 /* On the table's device: what a pointer of host memory maps to, and which
  * peer memory is reachable, are the current device's (cuda_pointer.cu). */
-static hive_status cuda_check_pointer(const hive_table *t, const void *p, const char *call,
+static hive_status cuda_check_pointer(const void *impl, const void *p, const char *call,
                                       const char *what)
 {
-    const hive_dict *d = (const hive_dict *)t->impl;
+    const hive_dict *d = (const hive_dict *)impl;
     device_scope scope;
     HIVE_TRY(enter_device(d->device, &scope, call));
     hive_status st = hive_dict_check_pointer(d->device, p, call, what);
@@ -729,7 +744,20 @@ static hive_status cuda_check_pointer(const hive_table *t, const void *p, const 
 }
 
 extern "C" const hive_backend_ops hive_cuda_backend = {
-    "cuda",           cuda_create,        cuda_destroy,      cuda_run,      cuda_count_inserts,
-    cuda_count_new,   cuda_retry_full,  cuda_marks_alloc,   cuda_marks_free,   cuda_clear,    cuda_capacity,
-    cuda_resize,      cuda_compact,       cuda_export,       cuda_stats,    cuda_check_pointer,
+    .name = "cuda",
+    .create = cuda_create,
+    .destroy = cuda_destroy,
+    .begin = cuda_begin,
+    .end = cuda_end,
+    .run = cuda_run,
+    .retry_full = cuda_retry_full,
+    .count_inserts = cuda_count_inserts,
+    .count_new = cuda_count_new,
+    .clear = cuda_clear,
+    .capacity = cuda_capacity,
+    .resize = cuda_resize,
+    .compact = cuda_compact,
+    .export_pairs = cuda_export,
+    .stats = cuda_stats,
+    .check_pointer = cuda_check_pointer,
 };

@@ -51,6 +51,7 @@ typedef struct hive_dict {
     uint32_t bucket_slots; /* S */
     uint32_t lanes;        /* lanes per key */
     uint32_t resize_batch; /* buckets per resize kernel launch (config.resize_batch) */
+    double stash_fraction; /* config.stash_fraction */
     int sm_count;
     uint64_t l2_bytes;     /* the device's L2 (cuda_batch.cu: tables beyond twice it) */
     cudaMemPool_t pool;      /* per-call scratch (results of callers that pass none) */
@@ -82,13 +83,14 @@ const hive_geometry_kernels *hive_cuda_kernels(uint32_t width, uint32_t S, uint3
 /* cuda_batch.cu */
 /* Loads every kernel the table may launch (CUDA loads them lazily). */
 hive_status hive_dict_load_kernels(const hive_dict *d, const char *call);
-hive_status hive_dict_run(hive_table *t, const hive_batch *b, hive_batch_outcome *out,
+/* A batch's kernels (the request with the batch's marks, core/marks.h). */
+hive_status hive_dict_run(hive_dict *d, const hive_batch *b, hive_batch_outcome *out,
                           hive_stream stream);
-hive_status hive_dict_count_inserts(hive_table *t, const hive_batch *b, uint64_t *count,
+hive_status hive_dict_count_inserts(hive_dict *d, const hive_batch *b, uint64_t *count,
                                     hive_stream stream);
-hive_status hive_dict_count_new(hive_table *t, const hive_batch *b, uint64_t *count,
+hive_status hive_dict_count_new(hive_dict *d, const hive_batch *b, uint64_t *count,
                                 hive_stream stream);
-hive_status hive_dict_retry_full(hive_table *t, const hive_batch *b, hive_batch_outcome *out,
+hive_status hive_dict_retry_full(hive_dict *d, const hive_batch *b, hive_batch_outcome *out,
                                  hive_stream stream);
 /* What a resize op ran, also when it failed. */
 typedef struct hive_resize_outcome {

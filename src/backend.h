@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "core/launch.h"
+#include "core/resize_plan.h"
 #include "hive.h"
 
 #ifdef __cplusplus
@@ -73,6 +74,23 @@ typedef struct hive_batch_outcome {
                           * (core/resize_plan.h, hive_stash_wanted; api then compacts) */
 } hive_batch_outcome;
 
+/* What a table is now (host memory, known without touching the table's). */
+typedef struct hive_shape {
+    hive_index ix;          /* which bucket a hash names (core/index.h) */
+    uint64_t buckets;       /* hive_index_buckets(ix) */
+    uint64_t stash_buckets; /* 0: no stash */
+    uint64_t bytes_held;    /* memory the table holds, of every kind (hive_stats.bytes_held) */
+} hive_shape;
+
+/* What one resize step ran, also when it failed. */
+typedef struct hive_resize_outcome {
+    int finished;   /* nothing of the step still runs, and [begin, done) ran (0 only when waiting
+                     * for it failed: on the GPU, its context is lost, as a rule) */
+    uint64_t done;  /* the step's work up to the first part that failed covered [begin, done) */
+    uint64_t count; /* what the op counts over [begin, end) (designs/hive/resize_body.h); 0
+                     * unless the step succeeded */
+} hive_resize_outcome;
+
 typedef struct hive_backend_ops {
     const char *name;
     /* *config is resolved and checked (api/config.c): the backend keeps what
@@ -107,18 +125,6 @@ typedef struct hive_backend_ops {
     hive_status (*clear)(void *impl, hive_stream stream);
     /* Slots the main table has now. */
     uint64_t (*capacity)(const void *impl);
-    /* Grows or shrinks to about `slots` slots by linear hashing, keeping
-     * every pair: splits add buckets (in multiples of config.resize_batch)
-     * until at least `slots` slots; merges remove buckets toward `slots`
-     * and stop at the first that would not fit.  After growth the stash is
-     * drained into the buckets (and enlarged with the table).  Never called
-     * concurrently with other operations.  On OUT_OF_MEMORY the table is
-     * unchanged. */
-    hive_status (*resize)(void *impl, uint64_t slots, hive_stream stream);
-    /* Turns the TOMBs of every bucket back into free slots and drains the
-     * stash into the buckets where they now have room.  Never called
-     * concurrently with other operations. */
-    hive_status (*compact)(void *impl, hive_stream stream);
     /* Writes all live pairs (capacity >= size is checked by the caller). */
     hive_status (*export_pairs)(void *impl, uint64_t capacity, void *keys, void *values,
                                 uint64_t *count, hive_stream stream);
@@ -129,6 +135,40 @@ typedef struct hive_backend_ops {
      * `call` and `what`. */
     hive_status (*check_pointer)(const void *impl, const void *p, const char *call,
                                  const char *what);
+
+    void (*shape)(const void *impl, hive_shape *shape);
+    /* Live pairs in the stash now (on the GPU a read of the device's
+     * counter on the table's own stream, waited for: call it once the
+     * table's work is done). */
+    hive_status (*stash_live)(void *impl, uint64_t *live);
+
+    /* Resizing's per-step work, which src/resize.c drives (linear hashing,
+     * core/resize_plan.h).  Never concurrent with any other operation (R8).
+     *
+     * Maps memory for `buckets` buckets, more than the index names (their
+     * lock bits clear).  OUT_OF_MEMORY beyond what the backend can hold;
+     * then the table is as it was, perhaps with more memory mapped. */
+    hive_status (*map)(void *impl, uint64_t buckets, hive_stream stream);
+    /* Gives back memory beyond the buckets the index names. */
+    void (*unmap)(void *impl);
+    /* Runs `op` over [begin, end) (buckets, or stash slots for MARK_STASH,
+     * DRAIN and RESTASH), in parts of config.resize_batch, with index `ix`:
+     * the step's index for SPLIT, MERGE and UNMERGE; for REHOME the merged
+     * index, under which the pairs are placed; the table's own otherwise.
+     * RESTASH copies into the stash of stash_open.  Waits for what it ran
+     * whatever fails; *out says what that was. */
+    hive_status (*step)(void *impl, hive_resize_op op, hive_index ix, uint64_t begin, uint64_t end,
+                        hive_resize_outcome *out, hive_stream stream);
+    /* The index the table's operations use from now on. */
+    void (*set_index)(void *impl, hive_index ix);
+    /* An empty stash of `stash_buckets` buckets beside the table's, for
+     * RESTASH; stash_close makes it the table's (`keep`, dropping the old
+     * one with its pairs' copies) or drops it. */
+    hive_status (*stash_open)(void *impl, uint64_t stash_buckets, hive_stream stream);
+    void (*stash_close)(void *impl, int keep);
+    /* After a failed step: clears every bucket's lock bit (tidying marks
+     * buckets there, designs/hive/resize_body.h) and waits for the stream. */
+    hive_status (*clear_locks)(void *impl, hive_stream stream);
 } hive_backend_ops;
 
 extern const hive_backend_ops hive_cpu_backend;

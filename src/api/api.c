@@ -61,6 +61,15 @@ hive_status hive_create(const hive_config *config, hive_table **table)
     return HIVE_SUCCESS;
 }
 
+hive_status hive_refuse_if_broken(const hive_table *t, const char *call)
+{
+    if (!__atomic_load_n(&t->resized.broken, __ATOMIC_SEQ_CST))
+        return HIVE_SUCCESS;
+    return hive_fail(HIVE_ERROR_CUDA, call,
+                     "an earlier resize failed, and so did its recovery (the GPU's context may be "
+                     "lost): only hive_clear and hive_destroy work on this table");
+}
+
 /* Every call but hive_create and hive_destroy runs between table_enter and
  * table_leave, so that hive_destroy can wait for the calls inside.  The
  * count goes up before the handle is checked and hive_destroy marks the
@@ -260,6 +269,7 @@ static hive_status apply_entered(hive_table *t, uint64_t n, const uint8_t *ops, 
                       .values_in = values, .values_out = values, .results = results};
     if (values == NULL) { /* allowed when no element inserts */
         uint64_t inserts = 0;
+        HIVE_TRY(hive_refuse_if_broken(t, call));
         HIVE_TRY(t->ops->count_inserts(t->impl, &r, &inserts, stream));
         HIVE_CHECK_ARG(inserts == 0, call, "values is NULL, and %llu elements insert",
                        (unsigned long long)inserts);
@@ -292,8 +302,10 @@ static hive_status clear_entered(hive_table *t, hive_stream stream)
 {
     pthread_rwlock_wrlock(&t->resize_lock);
     hive_status s = t->ops->clear(t->impl, stream);
-    if (s == HIVE_SUCCESS)
+    if (s == HIVE_SUCCESS) {
+        __atomic_store_n(&t->resized.broken, 0, __ATOMIC_SEQ_CST); /* empty, as a fresh table */
         s = hive_policy_clear(t, stream);
+    }
     pthread_rwlock_unlock(&t->resize_lock);
     return s;
 }
@@ -331,7 +343,8 @@ static hive_status export_entered(hive_table *t, uint64_t capacity, void *keys, 
     else if (size > 0 && (keys == NULL || values == NULL))
         s = hive_fail(HIVE_ERROR_INVALID_ARGUMENT, call, "keys or values is NULL");
     else if (size > 0 && (s = check_array(t, keys, 1, kv_bytes(t), call, "keys")) == HIVE_SUCCESS &&
-             (s = check_array(t, values, 1, kv_bytes(t), call, "values")) == HIVE_SUCCESS)
+             (s = check_array(t, values, 1, kv_bytes(t), call, "values")) == HIVE_SUCCESS &&
+             (s = hive_refuse_if_broken(t, call)) == HIVE_SUCCESS)
         s = t->ops->export_pairs(t->impl, capacity, keys, values, count, stream);
     pthread_rwlock_unlock(&t->resize_lock);
     return s;
@@ -348,8 +361,12 @@ static hive_status stats_entered(hive_table *t, hive_stats *stats)
     HIVE_CHECK_ARG(stats != NULL, "hive_stats_get", "stats is NULL");
     pthread_rwlock_rdlock(&t->resize_lock);
     memset(stats, 0, sizeof *stats);
-    hive_status s = t->ops->stats(t->impl, stats);
+    hive_status s = hive_refuse_if_broken(t, "hive_stats_get");
+    if (s == HIVE_SUCCESS)
+        s = t->ops->stats(t->impl, stats);
     pthread_rwlock_unlock(&t->resize_lock);
+    stats->buckets_split = __atomic_load_n(&t->resized.buckets_split, __ATOMIC_SEQ_CST);
+    stats->buckets_merged = __atomic_load_n(&t->resized.buckets_merged, __ATOMIC_SEQ_CST);
     stats->size = __atomic_load_n(&t->size, __ATOMIC_SEQ_CST);
     stats->load_factor = stats->capacity ? (double)stats->size / (double)stats->capacity : 0.0;
     stats->grows = __atomic_load_n(&t->grows, __ATOMIC_SEQ_CST);

@@ -8,6 +8,18 @@
 
 /* ---------------------------------------------------------------- sizing */
 
+/* The resize driver (src/resize.c) on this table; the resize lock is held
+ * for writing. */
+static hive_status resize_to(hive_table *t, uint64_t slots, hive_stream stream)
+{
+    return hive_resize(t->ops, t->impl, &t->config, &t->resized, slots, stream);
+}
+
+static hive_status compact(hive_table *t, hive_stream stream)
+{
+    return hive_compact(t->ops, t->impl, &t->config, &t->resized, stream);
+}
+
 static uint64_t slots_for(const hive_table *t, uint64_t keys)
 {
     double slots = ceil((double)keys / t->config.max_load_factor);
@@ -32,7 +44,7 @@ static uint64_t growth_target(const hive_table *t, uint64_t want)
  * table may try to shrink again at once (its buckets are new). */
 static hive_status grow_locked(hive_table *t, uint64_t slots, hive_stream stream)
 {
-    hive_status s = t->ops->resize(t->impl, slots, stream);
+    hive_status s = resize_to(t, slots, stream);
     if (s == HIVE_SUCCESS) {
         __atomic_fetch_add(&t->grows, 1, __ATOMIC_SEQ_CST);
         t->shrink_below = UINT64_MAX;
@@ -80,7 +92,7 @@ static hive_status shrink_if_sparse(hive_table *t, hive_stream stream)
         if (want < t->config.initial_capacity)
             want = t->config.initial_capacity;
         if (want < cap) {
-            s = t->ops->resize(t->impl, want, stream);
+            s = resize_to(t, want, stream);
             uint64_t now = t->ops->capacity(t->impl);
             if (s == HIVE_SUCCESS && now < cap)
                 __atomic_fetch_add(&t->shrinks, 1, __ATOMIC_SEQ_CST);
@@ -115,7 +127,7 @@ static hive_status shrink_if_sparse(hive_table *t, hive_stream stream)
 static hive_status relieve_stash(hive_table *t, hive_stream stream)
 {
     pthread_rwlock_wrlock(&t->resize_lock);
-    hive_status s = t->ops->compact(t->impl, stream);
+    hive_status s = compact(t, stream);
     hive_stats st;
     if (s == HIVE_SUCCESS)
         s = t->ops->stats(t->impl, &st);
@@ -163,7 +175,7 @@ static hive_status retry_full(hive_table *t, const hive_request *r, hive_batch_s
         uint64_t cap = t->ops->capacity(t->impl);
         int sparse = tries == 0 && t->config.stash_fraction > 0 &&
                       (double)__atomic_load_n(&t->size, __ATOMIC_SEQ_CST) < t->config.max_load_factor / 2 * (double)cap;
-        hive_status s = sparse                 ? t->ops->compact(t->impl, stream)
+        hive_status s = sparse                 ? compact(t, stream)
                         : cap >= HIVE_MAX_SLOTS ? HIVE_ERROR_TABLE_FULL
                                                 : grow_locked(t, growth_target(t, cap + 1), stream);
         pthread_rwlock_unlock(&t->resize_lock);
@@ -199,8 +211,8 @@ hive_status hive_policy_run(hive_table *t, const hive_request *request, int may_
     hive_batch_scratch *scratch = NULL;
     HIVE_TRY(t->ops->begin(t->impl, &r, &scratch, stream));
     pthread_rwlock_rdlock(&t->resize_lock);
-    hive_status s = HIVE_SUCCESS;
-    if (hive_request_may_insert(&r)) {
+    hive_status s = hive_refuse_if_broken(t, call);
+    if (s == HIVE_SUCCESS && hive_request_may_insert(&r)) {
         /* How many keys the batch may add: every element, or every
          * insert-type one (a cheap pass over the op codes); and, where that
          * would grow the table, the ones whose key is absent now (a pass of
@@ -257,7 +269,7 @@ hive_status hive_policy_clear(hive_table *t, hive_stream stream)
     double S = (double)t->config.bucket_slots;
     if (t->ops->stats(t->impl, &st) == HIVE_SUCCESS &&
         (double)st.stash_capacity > 2 * (t->config.stash_fraction * (double)st.capacity + S) &&
-        t->ops->compact(t->impl, stream) != HIVE_SUCCESS)
+        compact(t, stream) != HIVE_SUCCESS)
         hive_clear_error();
     return HIVE_SUCCESS;
 }

@@ -10,6 +10,7 @@
 
 #include "backend.h"
 #include "hive.h"
+#include "resize.h"
 
 #define HIVE_TABLE_MAGIC 0x48495645u /* "HIVE": catches freed and foreign handles */
 #define HIVE_TABLE_DYING 0x44454144u /* "DEAD": hive_destroy waits for the calls inside */
@@ -28,6 +29,7 @@ struct hive_table {
     uint64_t size;                /* live keys, updated from batch outcomes */
     uint64_t grows, shrinks, shrinks_undone;
     uint64_t shrink_below;        /* a shrink is tried only while size < this (hysteresis) */
+    hive_resize_state resized;    /* the resize driver's (src/resize.c) */
     uint64_t calls;               /* calls inside the API on this table, for hive_destroy */
     pthread_rwlock_t resize_lock; /* operations share it; resizing takes it alone */
 };
@@ -36,6 +38,10 @@ struct hive_table {
  * the backend that will hold the table. */
 hive_status hive_config_resolve(const hive_config *config, hive_config *resolved,
                                 const hive_backend_ops **ops);
+
+/* api.c: HIVE_ERROR_CUDA naming `call` if a failed resize broke the table
+ * (resize.h), else HIVE_SUCCESS. */
+hive_status hive_refuse_if_broken(const hive_table *t, const char *call);
 
 /* policy.c */
 /* Runs one checked batch: grows first if it may insert (and again for keys

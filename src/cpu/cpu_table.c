@@ -142,6 +142,7 @@ static void cpu_destroy(void *impl)
     hive_cpu_table *ct = impl;
     hive_cpu_pool_destroy(ct->pool);
     store_free(&ct->store);
+    hive_cpu_stash_free(&ct->next_stash);
     hive_host_free(ct);
 }
 
@@ -188,10 +189,26 @@ static hive_status cpu_stats(void *impl, hive_stats *stats)
     stats->evictions = __atomic_load_n(&ct->evictions, __ATOMIC_RELAXED);
     for (int i = 0; i < 4; i++)
         stats->insert_steps[i] = __atomic_load_n(&ct->insert_steps[i], __ATOMIC_RELAXED);
-    stats->buckets_split = __atomic_load_n(&ct->buckets_split, __ATOMIC_RELAXED);
-    stats->buckets_merged = __atomic_load_n(&ct->buckets_merged, __ATOMIC_RELAXED);
     stats->bytes_held = hive_cpu_map_size(s->slot_bytes) + hive_cpu_map_size(s->lock_bytes) +
                         s->stash_bytes + sizeof *ct + hive_cpu_pool_bytes(ct->pool);
+    return HIVE_SUCCESS;
+}
+
+static void cpu_shape(const void *impl, hive_shape *shape)
+{
+    const hive_cpu_table *ct = impl;
+    const hive_cpu_store *s = &ct->store;
+    shape->ix = s->ix;
+    shape->buckets = s->buckets;
+    shape->stash_buckets = s->stash_buckets;
+    shape->bytes_held = hive_cpu_map_size(s->slot_bytes) + hive_cpu_map_size(s->lock_bytes) +
+                        s->stash_bytes + sizeof *ct + hive_cpu_pool_bytes(ct->pool);
+}
+
+static hive_status cpu_stash_live(void *impl, uint64_t *live)
+{
+    hive_cpu_table *ct = impl;
+    *live = __atomic_load_n(&ct->store.stash_live, __ATOMIC_RELAXED);
     return HIVE_SUCCESS;
 }
 
@@ -218,9 +235,16 @@ const hive_backend_ops hive_cpu_backend = {
     .count_new = hive_cpu_count_new,
     .clear = cpu_clear,
     .capacity = cpu_capacity,
-    .resize = hive_cpu_resize,
-    .compact = hive_cpu_compact,
     .export_pairs = cpu_export,
     .stats = cpu_stats,
     .check_pointer = cpu_check_pointer,
+    .shape = cpu_shape,
+    .stash_live = cpu_stash_live,
+    .map = hive_cpu_map_buckets,
+    .unmap = hive_cpu_unmap_beyond,
+    .step = hive_cpu_step,
+    .set_index = hive_cpu_set_index,
+    .stash_open = hive_cpu_stash_open,
+    .stash_close = hive_cpu_stash_close,
+    .clear_locks = hive_cpu_clear_locks,
 };

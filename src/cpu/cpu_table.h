@@ -64,6 +64,7 @@ extern const hive_cpu_kernels hive_cpu_kernels_kv64;
 
 typedef struct hive_cpu_table {
     hive_cpu_store store;
+    hive_cpu_store next_stash; /* stash fields only: from stash_open to stash_close (cpu_resize.c) */
     const hive_cpu_kernels *kernels;
     uint32_t S;             /* slots per bucket */
     uint32_t slot_words;    /* 64-bit words per slot: 1 (KV32) or 2 (KV64) */
@@ -76,7 +77,6 @@ typedef struct hive_cpu_table {
      * adds its tally once. */
     uint64_t insert_steps[4];
     uint64_t evictions;
-    uint64_t buckets_split, buckets_merged;
 } hive_cpu_table;
 
 /* A 32-bit hash names at most 2^32 buckets (core/index.h). */
@@ -130,11 +130,15 @@ static inline const uint64_t *hive_cpu_source_bucket(const hive_cpu_store *s, ui
                           : s->stash + (i - s->buckets) * bucket_words;
 }
 
-/* cpu_resize.c: grows or shrinks by splits or merges to about `slots`
- * slots; compacts the buckets and drains the stash (api's relief for a
- * crowded stash). */
-hive_status hive_cpu_resize(void *impl, uint64_t slots, hive_stream stream);
-hive_status hive_cpu_compact(void *impl, hive_stream stream);
+/* cpu_resize.c: backend.h's per-step work of a resize. */
+hive_status hive_cpu_map_buckets(void *impl, uint64_t buckets, hive_stream stream);
+void hive_cpu_unmap_beyond(void *impl);
+hive_status hive_cpu_step(void *impl, hive_resize_op op, hive_index ix, uint64_t begin, uint64_t end,
+                          hive_resize_outcome *out, hive_stream stream);
+void hive_cpu_set_index(void *impl, hive_index ix);
+hive_status hive_cpu_stash_open(void *impl, uint64_t stash_buckets, hive_stream stream);
+void hive_cpu_stash_close(void *impl, int keep);
+hive_status hive_cpu_clear_locks(void *impl, hive_stream stream);
 
 /* cpu_table.c: the stash buckets for a table of `buckets` buckets
  * (config.stash_fraction); a stash of that many, allocated empty into s's

@@ -61,18 +61,21 @@ static inline hive_batch hive_batch_of(const hive_request *r, uint32_t *marks)
  * no result bytes; api only hands it back). */
 typedef struct hive_batch_scratch hive_batch_scratch;
 
-/* What a batch did, summed over its keys (host memory). */
+/* What a batch did, summed over its keys (host memory).  api folds it into
+ * the table's size and counters, and decides from it what follows (growth
+ * for keys rejected for room, relief of a crowded stash, shrinking). */
 typedef struct hive_batch_outcome {
-    uint64_t inserted; /* new keys stored */
-    uint64_t erased;   /* keys removed */
-    uint64_t reserved; /* keys rejected as reserved sentinels */
-    uint64_t full;     /* inserts rejected for lack of room */
-    uint64_t bad_ops;  /* elements of a mixed batch with an op code outside hive_op */
-    int stash_crowded; /* the stash is over half full after the batch (api then compacts) */
-    int grow_failed;    /* api: the growth for keys rejected for room ran out of memory */
-    int stash_oversized; /* a stash enlarged for crowded keys is twice what its pairs need now
-                          * (core/resize_plan.h, hive_stash_wanted; api then compacts) */
+    uint64_t inserted;  /* new keys stored */
+    uint64_t erased;    /* keys removed */
+    uint64_t reserved;  /* keys rejected as reserved sentinels */
+    uint64_t full;      /* inserts rejected for lack of room */
+    uint64_t bad_ops;   /* elements of a mixed batch with an op code outside hive_op */
+    uint64_t steps[4];  /* inserts finished at each step, as hive_stats.insert_steps */
+    uint64_t evictions; /* keys moved by cuckoo eviction */
 } hive_batch_outcome;
+
+/* steps[] of the inserts placed in the overflow stash. */
+#define HIVE_OUTCOME_STASHED 3
 
 /* What a table is now (host memory, known without touching the table's). */
 typedef struct hive_shape {
@@ -123,19 +126,16 @@ typedef struct hive_backend_ops {
     hive_status (*count_new)(void *impl, const hive_request *r, uint64_t *count,
                              hive_stream stream);
     hive_status (*clear)(void *impl, hive_stream stream);
-    /* Slots the main table has now. */
-    uint64_t (*capacity)(const void *impl);
     /* Writes all live pairs (capacity >= size is checked by the caller). */
     hive_status (*export_pairs)(void *impl, uint64_t capacity, void *keys, void *values,
                                 uint64_t *count, hive_stream stream);
-    /* Fills every field but size and load_factor. */
-    hive_status (*stats)(void *impl, hive_stats *stats);
     /* HIVE_SUCCESS when the backend's kernels can read/write `p` (NULL allowed
      * by the caller's own check); else INVALID_ARGUMENT with a message naming
      * `call` and `what`. */
     hive_status (*check_pointer)(const void *impl, const void *p, const char *call,
                                  const char *what);
 
+    /* What the table is now: api's statistics and resize.c's plan. */
     void (*shape)(const void *impl, hive_shape *shape);
     /* Live pairs in the stash now (on the GPU a read of the device's
      * counter on the table's own stream, waited for: call it once the

@@ -56,7 +56,7 @@ hive_status hive_create(const hive_config *config, hive_table **table)
     t->magic = HIVE_TABLE_MAGIC;
     hive_debug("created a %s table: %s, %llu slots", ops->name,
                c.key_width == HIVE_KV32 ? "KV32" : "KV64",
-               (unsigned long long)ops->capacity(t->impl));
+               (unsigned long long)hive_policy_capacity(t));
     *table = t;
     return HIVE_SUCCESS;
 }
@@ -356,22 +356,37 @@ hive_status hive_export(hive_table *table, uint64_t capacity, void *keys, void *
     HIVE_ENTERED(table, "hive_export", export_entered(table, capacity, keys, values, count, stream));
 }
 
+/* The one filler of hive_stats: the backend's shape and stash count, api's
+ * counters, the resize driver's. */
 static hive_status stats_entered(hive_table *t, hive_stats *stats)
 {
-    HIVE_CHECK_ARG(stats != NULL, "hive_stats_get", "stats is NULL");
-    pthread_rwlock_rdlock(&t->resize_lock);
+    static const char call[] = "hive_stats_get";
+    HIVE_CHECK_ARG(stats != NULL, call, "stats is NULL");
     memset(stats, 0, sizeof *stats);
-    hive_status s = hive_refuse_if_broken(t, "hive_stats_get");
+    uint32_t S = t->config.bucket_slots;
+    pthread_rwlock_rdlock(&t->resize_lock);
+    hive_shape shape;
+    t->ops->shape(t->impl, &shape);
+    stats->capacity = shape.buckets * S;
+    stats->buckets = shape.buckets;
+    stats->bucket_slots = S;
+    stats->lanes_per_op = t->config.lanes_per_op;
+    stats->stash_capacity = shape.stash_buckets * S;
+    stats->bytes_held = shape.bytes_held;
+    hive_status s = hive_refuse_if_broken(t, call);
     if (s == HIVE_SUCCESS)
-        s = t->ops->stats(t->impl, stats);
+        s = t->ops->stash_live(t->impl, &stats->stash_size);
     pthread_rwlock_unlock(&t->resize_lock);
-    stats->buckets_split = __atomic_load_n(&t->resized.buckets_split, __ATOMIC_SEQ_CST);
-    stats->buckets_merged = __atomic_load_n(&t->resized.buckets_merged, __ATOMIC_SEQ_CST);
     stats->size = __atomic_load_n(&t->size, __ATOMIC_SEQ_CST);
     stats->load_factor = stats->capacity ? (double)stats->size / (double)stats->capacity : 0.0;
     stats->grows = __atomic_load_n(&t->grows, __ATOMIC_SEQ_CST);
     stats->shrinks = __atomic_load_n(&t->shrinks, __ATOMIC_SEQ_CST);
     stats->shrinks_undone = __atomic_load_n(&t->shrinks_undone, __ATOMIC_SEQ_CST);
+    stats->buckets_split = __atomic_load_n(&t->resized.buckets_split, __ATOMIC_SEQ_CST);
+    stats->buckets_merged = __atomic_load_n(&t->resized.buckets_merged, __ATOMIC_SEQ_CST);
+    stats->evictions = __atomic_load_n(&t->evictions, __ATOMIC_SEQ_CST);
+    for (int i = 0; i < 4; i++)
+        stats->insert_steps[i] = __atomic_load_n(&t->insert_steps[i], __ATOMIC_SEQ_CST);
     return s;
 }
 

@@ -8,6 +8,15 @@
 
 /* ---------------------------------------------------------------- sizing */
 
+static hive_shape shape_of(const hive_table *t)
+{
+    hive_shape shape;
+    t->ops->shape(t->impl, &shape);
+    return shape;
+}
+
+uint64_t hive_policy_capacity(const hive_table *t) { return shape_of(t).buckets * t->config.bucket_slots; }
+
 /* The resize driver (src/resize.c) on this table; the resize lock is held
  * for writing. */
 static hive_status resize_to(hive_table *t, uint64_t slots, hive_stream stream)
@@ -35,7 +44,7 @@ static uint64_t slots_for(const hive_table *t, uint64_t keys)
  * room below the slow end of the load range. */
 static uint64_t growth_target(const hive_table *t, uint64_t want)
 {
-    uint64_t cap = t->ops->capacity(t->impl);
+    uint64_t cap = hive_policy_capacity(t);
     uint64_t doubled = cap > HIVE_MAX_SLOTS / 2 ? HIVE_MAX_SLOTS : 2 * cap;
     return want > doubled ? want : doubled;
 }
@@ -57,13 +66,13 @@ static hive_status grow_locked(hive_table *t, uint64_t slots, hive_stream stream
 static hive_status grow_for(hive_table *t, uint64_t incoming, hive_stream stream)
 {
     uint64_t want = slots_for(t, __atomic_load_n(&t->size, __ATOMIC_SEQ_CST) + incoming);
-    if (want <= t->ops->capacity(t->impl))
+    if (want <= hive_policy_capacity(t))
         return HIVE_SUCCESS;
     pthread_rwlock_unlock(&t->resize_lock);
     pthread_rwlock_wrlock(&t->resize_lock);
     hive_status s = HIVE_SUCCESS;
     want = slots_for(t, __atomic_load_n(&t->size, __ATOMIC_SEQ_CST) + incoming); /* others may have grown it */
-    if (want > t->ops->capacity(t->impl))
+    if (want > hive_policy_capacity(t))
         s = grow_locked(t, growth_target(t, want), stream);
     pthread_rwlock_unlock(&t->resize_lock);
     pthread_rwlock_rdlock(&t->resize_lock);
@@ -83,7 +92,7 @@ static hive_status shrink_if_sparse(hive_table *t, hive_stream stream)
         return HIVE_SUCCESS;
     pthread_rwlock_wrlock(&t->resize_lock);
     hive_status s = HIVE_SUCCESS;
-    uint64_t cap = t->ops->capacity(t->impl);
+    uint64_t cap = hive_policy_capacity(t);
     uint64_t size = __atomic_load_n(&t->size, __ATOMIC_SEQ_CST);
     if ((double)size < min_lf * (double)cap && cap > t->config.initial_capacity &&
         size < t->shrink_below) {
@@ -93,7 +102,7 @@ static hive_status shrink_if_sparse(hive_table *t, hive_stream stream)
             want = t->config.initial_capacity;
         if (want < cap) {
             s = resize_to(t, want, stream);
-            uint64_t now = t->ops->capacity(t->impl);
+            uint64_t now = hive_policy_capacity(t);
             if (s == HIVE_SUCCESS && now < cap)
                 __atomic_fetch_add(&t->shrinks, 1, __ATOMIC_SEQ_CST);
             /* The initial capacity is at least the base of linear hashing
@@ -128,11 +137,13 @@ static hive_status relieve_stash(hive_table *t, hive_stream stream)
 {
     pthread_rwlock_wrlock(&t->resize_lock);
     hive_status s = compact(t, stream);
-    hive_stats st;
+    hive_shape shape = shape_of(t);
+    uint64_t live = 0, capacity = shape.buckets * t->config.bucket_slots;
     if (s == HIVE_SUCCESS)
-        s = t->ops->stats(t->impl, &st);
-    if (s == HIVE_SUCCESS && 2 * st.stash_size > st.stash_capacity && st.capacity < HIVE_MAX_SLOTS)
-        s = grow_locked(t, growth_target(t, st.capacity + 1), stream);
+        s = t->ops->stash_live(t->impl, &live);
+    if (s == HIVE_SUCCESS && 2 * live > shape.stash_buckets * t->config.bucket_slots &&
+        capacity < HIVE_MAX_SLOTS)
+        s = grow_locked(t, growth_target(t, capacity + 1), stream);
     pthread_rwlock_unlock(&t->resize_lock);
     if (s == HIVE_ERROR_OUT_OF_MEMORY || s == HIVE_ERROR_TABLE_FULL) {
         hive_clear_error(); /* the batch succeeded and the table is intact: the stash stays full */
@@ -141,7 +152,38 @@ static hive_status relieve_stash(hive_table *t, hive_stream stream)
     return s;
 }
 
-static hive_status outcome_status(const hive_batch_outcome *o, const char *call)
+/* After a batch, with the resize lock held for reading: whether its stash
+ * needs relief, being crowded (over half full) or, enlarged for crowded keys
+ * once, now twice what its pairs need (resize.c's rule; erases emptied it).
+ * Only a batch that stashed can crowd the stash, and only one that erased
+ * from an enlarged stash can leave it oversized: the others need not read
+ * the stash's count (on the GPU a second wait). */
+static hive_status stash_needs_relief(hive_table *t, const hive_batch_outcome *o, int *relieve)
+{
+    *relieve = 0;
+    hive_shape shape = shape_of(t);
+    int enlarged = hive_stash_is_oversized(&t->config, shape.buckets, shape.stash_buckets, 0);
+    if (o->steps[HIVE_OUTCOME_STASHED] == 0 && !(enlarged && o->erased != 0))
+        return HIVE_SUCCESS;
+    uint64_t live = 0;
+    HIVE_TRY(t->ops->stash_live(t->impl, &live));
+    *relieve = 2 * live > shape.stash_buckets * t->config.bucket_slots ||
+               (o->erased != 0 && hive_stash_is_oversized(&t->config, shape.buckets, shape.stash_buckets, live));
+    return HIVE_SUCCESS;
+}
+
+/* Adds what a batch (or a retry of its keys) did to the table's counts. */
+static void fold(hive_table *t, const hive_batch_outcome *o)
+{
+    __atomic_fetch_add(&t->size, o->inserted, __ATOMIC_SEQ_CST);
+    __atomic_fetch_sub(&t->size, o->erased, __ATOMIC_SEQ_CST);
+    for (int i = 0; i < 4; i++)
+        __atomic_fetch_add(&t->insert_steps[i], o->steps[i], __ATOMIC_RELAXED);
+    __atomic_fetch_add(&t->evictions, o->evictions, __ATOMIC_RELAXED);
+}
+
+/* `grow_failed`: the growth for keys rejected for room ran out of memory. */
+static hive_status outcome_status(const hive_batch_outcome *o, int grow_failed, const char *call)
 {
     if (o->bad_ops)
         return hive_fail(HIVE_ERROR_INVALID_ARGUMENT, call,
@@ -150,7 +192,7 @@ static hive_status outcome_status(const hive_batch_outcome *o, const char *call)
     if (o->full)
         return hive_fail(HIVE_ERROR_TABLE_FULL, call, "%llu keys found no room (%s)",
                          (unsigned long long)o->full,
-                         o->grow_failed ? "and growing the table for them ran out of memory"
+                         grow_failed ? "and growing the table for them ran out of memory"
                                         : "max_evictions and the stash exhausted, and the table at its largest");
     if (o->reserved)
         return hive_fail(HIVE_ERROR_RESERVED_KEY, call,
@@ -168,11 +210,11 @@ static hive_status outcome_status(const hive_batch_outcome *o, const char *call)
  * numerous: the first try compacts instead, which enlarges the stash for
  * them (relieve_stash), and only a second rejection doubles the table. */
 static hive_status retry_full(hive_table *t, const hive_request *r, hive_batch_scratch *scratch,
-                              hive_batch_outcome *out, hive_stream stream)
+                              hive_batch_outcome *out, int *grow_failed, hive_stream stream)
 {
     for (int tries = 0; out->full > 0; tries++) {
         pthread_rwlock_wrlock(&t->resize_lock);
-        uint64_t cap = t->ops->capacity(t->impl);
+        uint64_t cap = hive_policy_capacity(t);
         int sparse = tries == 0 && t->config.stash_fraction > 0 &&
                       (double)__atomic_load_n(&t->size, __ATOMIC_SEQ_CST) < t->config.max_load_factor / 2 * (double)cap;
         hive_status s = sparse                 ? compact(t, stream)
@@ -181,7 +223,7 @@ static hive_status retry_full(hive_table *t, const hive_request *r, hive_batch_s
         pthread_rwlock_unlock(&t->resize_lock);
         if (s == HIVE_ERROR_OUT_OF_MEMORY || s == HIVE_ERROR_TABLE_FULL) {
             hive_clear_error();
-            out->grow_failed = s == HIVE_ERROR_OUT_OF_MEMORY;
+            *grow_failed = s == HIVE_ERROR_OUT_OF_MEMORY;
             return HIVE_SUCCESS; /* the keys stay rejected: outcome_status reports it */
         }
         if (s != HIVE_SUCCESS)
@@ -190,7 +232,7 @@ static hive_status retry_full(hive_table *t, const hive_request *r, hive_batch_s
         pthread_rwlock_rdlock(&t->resize_lock);
         s = t->ops->retry_full(t->impl, r, scratch, &again, stream);
         if (s == HIVE_SUCCESS)
-            __atomic_fetch_add(&t->size, again.inserted, __ATOMIC_SEQ_CST);
+            fold(t, &again);
         pthread_rwlock_unlock(&t->resize_lock);
         if (s != HIVE_SUCCESS)
             return s;
@@ -218,7 +260,7 @@ hive_status hive_policy_run(hive_table *t, const hive_request *request, int may_
          * would grow the table, the ones whose key is absent now (a pass of
          * finds), so that updates of present keys never grow it. */
         uint64_t incoming = r.n;
-        uint64_t limit = (uint64_t)(t->config.max_load_factor * (double)t->ops->capacity(t->impl));
+        uint64_t limit = (uint64_t)(t->config.max_load_factor * (double)hive_policy_capacity(t));
         uint64_t size = __atomic_load_n(&t->size, __ATOMIC_SEQ_CST);
         if (r.ops != NULL && size + incoming > limit)
             s = t->ops->count_inserts(t->impl, &r, &incoming, stream);
@@ -228,23 +270,24 @@ hive_status hive_policy_run(hive_table *t, const hive_request *request, int may_
             s = grow_for(t, incoming, stream);
     }
     r.size = __atomic_load_n(&t->size, __ATOMIC_SEQ_CST);
+    int relieve = 0, grow_failed = 0;
     if (s == HIVE_SUCCESS)
         s = t->ops->run(t->impl, &r, scratch, &out, stream);
-    if (s == HIVE_SUCCESS) {
-        __atomic_fetch_add(&t->size, out.inserted, __ATOMIC_SEQ_CST);
-        __atomic_fetch_sub(&t->size, out.erased, __ATOMIC_SEQ_CST);
-    }
+    if (s == HIVE_SUCCESS)
+        s = stash_needs_relief(t, &out, &relieve);
+    if (s == HIVE_SUCCESS)
+        fold(t, &out);
     pthread_rwlock_unlock(&t->resize_lock);
     if (s == HIVE_SUCCESS && out.full > 0)
-        s = retry_full(t, &r, scratch, &out, stream);
+        s = retry_full(t, &r, scratch, &out, &grow_failed, stream);
     t->ops->end(t->impl, scratch, stream);
     if (s != HIVE_SUCCESS)
         return s;
-    if (out.stash_crowded || out.stash_oversized)
+    if (relieve)
         HIVE_TRY(relieve_stash(t, stream));
     if (may_erase && out.erased > 0)
         HIVE_TRY(shrink_if_sparse(t, stream));
-    return outcome_status(&out, call);
+    return outcome_status(&out, grow_failed, call);
 }
 
 hive_status hive_policy_reserve(hive_table *t, uint64_t keys, hive_stream stream)
@@ -252,7 +295,7 @@ hive_status hive_policy_reserve(hive_table *t, uint64_t keys, hive_stream stream
     pthread_rwlock_wrlock(&t->resize_lock);
     hive_status s = HIVE_SUCCESS;
     uint64_t want = slots_for(t, keys);
-    if (want > t->ops->capacity(t->impl))
+    if (want > hive_policy_capacity(t))
         s = grow_locked(t, want, stream);
     pthread_rwlock_unlock(&t->resize_lock);
     return s;
@@ -265,10 +308,8 @@ hive_status hive_policy_clear(hive_table *t, hive_stream stream)
     /* A stash enlarged for crowded keys goes back to stash_fraction.  The
      * table is cleared either way: a compaction that fails leaves it
      * usable with its large stash, and the clear succeeded. */
-    hive_stats st;
-    double S = (double)t->config.bucket_slots;
-    if (t->ops->stats(t->impl, &st) == HIVE_SUCCESS &&
-        (double)st.stash_capacity > 2 * (t->config.stash_fraction * (double)st.capacity + S) &&
+    hive_shape shape = shape_of(t);
+    if (hive_stash_is_oversized(&t->config, shape.buckets, shape.stash_buckets, 0) &&
         compact(t, stream) != HIVE_SUCCESS)
         hive_clear_error();
     return HIVE_SUCCESS;

@@ -27,6 +27,7 @@ struct hive_table {
     /* Counters read and written with __atomic builtins (this header is also
      * compiled as C++ by nvcc, where _Atomic is not available). */
     uint64_t size;                /* live keys, updated from batch outcomes */
+    uint64_t insert_steps[4], evictions; /* lifetime sums of batch outcomes, for hive_stats */
     uint64_t grows, shrinks, shrinks_undone;
     uint64_t shrink_below;        /* a shrink is tried only while size < this (hysteresis) */
     hive_resize_state resized;    /* the resize driver's (src/resize.c) */
@@ -44,6 +45,8 @@ hive_status hive_config_resolve(const hive_config *config, hive_config *resolved
 hive_status hive_refuse_if_broken(const hive_table *t, const char *call);
 
 /* policy.c */
+/* Slots the main table has now. */
+uint64_t hive_policy_capacity(const hive_table *t);
 /* Runs one checked batch: grows first if it may insert (and again for keys
  * that found no room), relieves a crowded stash, shrinks after if it may
  * erase, and turns the outcome into a status naming `call`. */

@@ -25,7 +25,6 @@ typedef struct run_job {
     uint64_t chunk;
     uint64_t next;            /* first key of the next unclaimed chunk (__atomic) */
     hive_batch_outcome total; /* summed by the threads (__atomic) */
-    hive_cpu_table *ct;
 } run_job;
 
 static void add_relaxed(uint64_t *p, uint64_t d)
@@ -53,8 +52,18 @@ static void run_task(void *arg)
     add_relaxed(&job->total.full, tally.out.full);
     add_relaxed(&job->total.bad_ops, tally.out.bad_ops);
     for (int s = 0; s < 4; s++)
-        add_relaxed(&job->ct->insert_steps[s], tally.steps[s]);
-    add_relaxed(&job->ct->evictions, tally.evictions);
+        add_relaxed(&job->total.steps[s], tally.steps[s]);
+    add_relaxed(&job->total.evictions, tally.evictions);
+}
+
+/* A thread's tally as a batch outcome. */
+static hive_batch_outcome outcome_of(const hive_cpu_tally *tally)
+{
+    hive_batch_outcome out = tally->out;
+    for (int s = 0; s < 4; s++)
+        out.steps[s] = tally->steps[s];
+    out.evictions = tally->evictions;
+    return out;
 }
 
 /* The marks of a batch (core/marks.h): the scratch is the words themselves. */
@@ -102,7 +111,6 @@ hive_status hive_cpu_run(void *impl, const hive_request *r, hive_batch_scratch *
         reach += b.n; /* as if every element inserted */
     job.second = hive_cpu_prefetch_second(reach, ct->store.buckets * ct->S);
     job.b = &b;
-    job.ct = ct;
     uint32_t width = hive_cpu_pool_width(ct->pool);
     if (b.n < HIVE_CPU_PARALLEL_MIN || width == 1) {
         job.chunk = b.n;
@@ -113,12 +121,6 @@ hive_status hive_cpu_run(void *impl, const hive_request *r, hive_batch_scratch *
         hive_cpu_pool_run(ct->pool, run_task, &job);
     }
     *outcome = job.total;
-    uint64_t stash_slots = ct->store.stash_buckets * ct->S;
-    uint64_t stash_live = __atomic_load_n(&ct->store.stash_live, __ATOMIC_RELAXED);
-    outcome->stash_crowded = stash_slots != 0 && 2 * stash_live > stash_slots;
-    outcome->stash_oversized = outcome->erased != 0 &&
-                               hive_stash_oversized(ct->stash_fraction, ct->store.buckets,
-                                                    ct->store.stash_buckets, stash_live, ct->S);
     return HIVE_SUCCESS;
 }
 
@@ -162,9 +164,6 @@ hive_status hive_cpu_retry_full(void *impl, const hive_request *r, hive_batch_sc
         ct->kernels->run_range(&view, ct->S, 0, &b, i, i + 1, &tally);
         hive_batch_rerun(&b, i, tally.out.full != rejected);
     }
-    *outcome = tally.out;
-    for (int s = 0; s < 4; s++)
-        add_relaxed(&ct->insert_steps[s], tally.steps[s]);
-    add_relaxed(&ct->evictions, tally.evictions);
+    *outcome = outcome_of(&tally);
     return HIVE_SUCCESS;
 }

@@ -1,5 +1,5 @@
 /* cpu_table.c — the CPU backend's table operations (hive_cpu_backend):
- * create and destroy, the bucket arrays, clear, export, stats.  Batches are
+ * create and destroy, the bucket arrays, clear, export, its shape.  Batches are
  * in cpu_batch.c, resizing in cpu_resize.c. */
 #include <math.h>
 #include <string.h>
@@ -122,7 +122,6 @@ static hive_status cpu_create(const hive_config *c, void **impl)
     ct->slot_words = kv64 ? 2 : 1;
     ct->max_evictions = c->max_evictions < HIVE_MAX_CHAIN ? c->max_evictions : HIVE_MAX_CHAIN;
     ct->resize_batch = c->resize_batch;
-    ct->lanes = c->lanes_per_op;
     ct->stash_fraction = c->stash_fraction;
     uint64_t buckets = c->initial_capacity / ct->S + (c->initial_capacity % ct->S != 0);
     hive_status s = store_create(ct, buckets, &ct->store, call);
@@ -156,12 +155,6 @@ static hive_status cpu_clear(void *impl, hive_stream stream)
     return HIVE_SUCCESS;
 }
 
-static uint64_t cpu_capacity(const void *impl)
-{
-    const hive_cpu_table *ct = impl;
-    return ct->store.buckets * ct->S;
-}
-
 static hive_status cpu_export(void *impl, uint64_t capacity, void *keys, void *values,
                               uint64_t *count, hive_stream stream)
 {
@@ -173,24 +166,6 @@ static hive_status cpu_export(void *impl, uint64_t capacity, void *keys, void *v
                          "the table holds %llu pairs, more than its size %llu",
                          (unsigned long long)n, (unsigned long long)capacity);
     *count = n;
-    return HIVE_SUCCESS;
-}
-
-static hive_status cpu_stats(void *impl, hive_stats *stats)
-{
-    hive_cpu_table *ct = impl;
-    const hive_cpu_store *s = &ct->store;
-    stats->capacity = s->buckets * ct->S;
-    stats->buckets = s->buckets;
-    stats->bucket_slots = ct->S;
-    stats->lanes_per_op = ct->lanes;
-    stats->stash_capacity = s->stash_buckets * ct->S;
-    stats->stash_size = __atomic_load_n(&s->stash_live, __ATOMIC_RELAXED);
-    stats->evictions = __atomic_load_n(&ct->evictions, __ATOMIC_RELAXED);
-    for (int i = 0; i < 4; i++)
-        stats->insert_steps[i] = __atomic_load_n(&ct->insert_steps[i], __ATOMIC_RELAXED);
-    stats->bytes_held = hive_cpu_map_size(s->slot_bytes) + hive_cpu_map_size(s->lock_bytes) +
-                        s->stash_bytes + sizeof *ct + hive_cpu_pool_bytes(ct->pool);
     return HIVE_SUCCESS;
 }
 
@@ -234,9 +209,7 @@ const hive_backend_ops hive_cpu_backend = {
     .count_inserts = hive_cpu_count_inserts,
     .count_new = hive_cpu_count_new,
     .clear = cpu_clear,
-    .capacity = cpu_capacity,
     .export_pairs = cpu_export,
-    .stats = cpu_stats,
     .check_pointer = cpu_check_pointer,
     .shape = cpu_shape,
     .stash_live = cpu_stash_live,

@@ -33,8 +33,8 @@ typedef struct hive_cpu_store {
     size_t stash_bytes;     /* allocated for stash and stash_used */
 } hive_cpu_store;
 
-/* What a run of keys did: the batch outcome and the table's statistics,
- * counted privately by one thread and added to the shared totals once. */
+/* What a run of keys did, counted privately by one thread and added to the
+ * batch's outcome once. */
 typedef struct hive_cpu_tally {
     hive_batch_outcome out;
     uint64_t steps[4];      /* successful upserts by HIVE_STEP_* */
@@ -70,13 +70,8 @@ typedef struct hive_cpu_table {
     uint32_t slot_words;    /* 64-bit words per slot: 1 (KV32) or 2 (KV64) */
     uint32_t max_evictions; /* config.max_evictions clamped to HIVE_MAX_CHAIN */
     uint32_t resize_batch;  /* K: buckets are added in multiples of it */
-    uint32_t lanes;         /* config.lanes_per_op, for hive_stats (one thread runs a whole key) */
     double stash_fraction;
     hive_cpu_pool *pool;
-    /* Lifetime totals for hive_stats, __atomic relaxed: each batch thread
-     * adds its tally once. */
-    uint64_t insert_steps[4];
-    uint64_t evictions;
 } hive_cpu_table;
 
 /* A 32-bit hash names at most 2^32 buckets (core/index.h). */

@@ -157,6 +157,19 @@ static hive_status launch_batch(void *ctx, uint64_t *counters)
     return launched(call);
 }
 
+/* What a batch's counters say it did. */
+static void outcome_of(const uint64_t c[HIVE_CTR_COUNT], hive_batch_outcome *out)
+{
+    out->inserted = c[HIVE_CTR_INSERTED];
+    out->erased = c[HIVE_CTR_ERASED];
+    out->reserved = c[HIVE_CTR_RESERVED];
+    out->full = c[HIVE_CTR_FULL];
+    out->bad_ops = c[HIVE_CTR_BAD_OPS];
+    for (int s = 0; s < 4; s++)
+        out->steps[s] = c[HIVE_CTR_STEP0 + s];
+    out->evictions = c[HIVE_CTR_EVICTIONS];
+}
+
 extern "C" hive_status hive_dict_run(hive_dict *d, const hive_batch *b, hive_batch_outcome *out,
                                      hive_stream stream)
 {
@@ -199,36 +212,7 @@ extern "C" hive_status hive_dict_run(hive_dict *d, const hive_batch *b, hive_bat
     if (hint != NULL)
         cudaFreeAsync(hint, (cudaStream_t)stream);
     HIVE_TRY(st);
-    out->inserted = c[HIVE_CTR_INSERTED];
-    out->erased = c[HIVE_CTR_ERASED];
-    out->reserved = c[HIVE_CTR_RESERVED];
-    out->full = c[HIVE_CTR_FULL];
-    out->bad_ops = c[HIVE_CTR_BAD_OPS];
-    out->stash_crowded = 0;
-    out->stash_oversized = 0;
-    for (int s = 0; s < 4; s++)
-        __atomic_fetch_add(&d->insert_steps[s], c[HIVE_CTR_STEP0 + s], __ATOMIC_RELAXED);
-    __atomic_fetch_add(&d->evictions, c[HIVE_CTR_EVICTIONS], __ATOMIC_RELAXED);
-    /* Only a batch that stashed can crowd the stash, and only one that erased
-     * from a stash enlarged for crowded keys (known here without a read) can
-     * leave it oversized. */
-    double fraction = d->stash_fraction;
-    int enlarged = hive_stash_oversized(fraction, d->buckets, d->view.stash_buckets, 0, d->bucket_slots);
-    if (c[HIVE_CTR_STEP0 + HIVE_STEP_STASH] != 0 || (enlarged && out->erased != 0)) {
-        /* Read on the call's stream (the legacy default stream would wait for
-         * every blocking stream's work); only such a batch pays this second
-         * wait, where carrying the counter in the counter block would add a
-         * copy to every insert. */
-        uint64_t live = 0;
-        HIVE_TRY(hive_cuda_status(cudaMemcpyAsync(&live, d->view.stash_live, sizeof live,
-                                                  cudaMemcpyDeviceToHost, (cudaStream_t)stream),
-                                  "hive batch (CUDA)", "reading the stash counter"));
-        HIVE_TRY(hive_cuda_status(cudaStreamSynchronize((cudaStream_t)stream), "hive batch (CUDA)",
-                                  "cudaStreamSynchronize"));
-        out->stash_crowded = 2 * live > d->view.stash_buckets * d->bucket_slots;
-        out->stash_oversized =
-            out->erased != 0 && hive_stash_oversized(fraction, d->buckets, d->view.stash_buckets, live, d->bucket_slots);
-    }
+    outcome_of(c, out);
     return HIVE_SUCCESS;
 }
 
@@ -238,11 +222,7 @@ extern "C" hive_status hive_dict_retry_full(hive_dict *d, const hive_batch *b, h
     batch_launch l = {d->kernels->retry, NULL, NULL, d, 1, 1 << 30, (cudaStream_t)stream, b, NULL};
     uint64_t c[HIVE_CTR_COUNT];
     HIVE_TRY(with_counters(d, (cudaStream_t)stream, "hive batch retry (CUDA)", launch_batch, &l, 0, c, NULL));
-    out->inserted = c[HIVE_CTR_INSERTED];
-    out->full = c[HIVE_CTR_FULL];
-    for (int s = 0; s < 4; s++)
-        __atomic_fetch_add(&d->insert_steps[s], c[HIVE_CTR_STEP0 + s], __ATOMIC_RELAXED);
-    __atomic_fetch_add(&d->evictions, c[HIVE_CTR_EVICTIONS], __ATOMIC_RELAXED);
+    outcome_of(c, out);
     return HIVE_SUCCESS;
 }
 

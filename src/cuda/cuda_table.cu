@@ -260,7 +260,6 @@ static hive_status cuda_create(const hive_config *c, void **impl)
     d->bucket_slots = c->bucket_slots;
     d->lanes = c->lanes_per_op;
     d->resize_batch = c->resize_batch;
-    d->stash_fraction = c->stash_fraction;
     d->sm_count = prop.multiProcessorCount;
     d->l2_bytes = (uint64_t)prop.l2CacheSize;
     d->view.max_evictions = c->max_evictions < HIVE_MAX_CHAIN ? c->max_evictions : HIVE_MAX_CHAIN;
@@ -436,12 +435,6 @@ static hive_status cuda_clear(void *impl, hive_stream stream)
     return st;
 }
 
-static uint64_t cuda_capacity(const void *impl)
-{
-    const hive_dict *d = (const hive_dict *)impl;
-    return d->buckets * d->bucket_slots;
-}
-
 static const char resize_call[] = "hive resize (CUDA)";
 
 /* ---------------------------------------------------------------- resize steps
@@ -555,32 +548,6 @@ static hive_status cuda_export(void *impl, uint64_t capacity, void *keys, void *
     RETURN_ON_DEVICE(d, "hive_export (CUDA)", hive_dict_export(d, capacity, keys, values, count, stream));
 }
 
-static hive_status cuda_stats(void *impl, hive_stats *s)
-{
-    static const char call[] = "hive_stats_get (CUDA)";
-    hive_dict *d = (hive_dict *)impl;
-    s->capacity = d->buckets * d->bucket_slots;
-    s->buckets = d->buckets;
-    s->bucket_slots = d->bucket_slots;
-    s->lanes_per_op = d->lanes;
-    s->stash_capacity = d->view.stash_buckets * d->bucket_slots;
-    s->evictions = __atomic_load_n(&d->evictions, __ATOMIC_RELAXED);
-    for (int i = 0; i < 4; i++)
-        s->insert_steps[i] = __atomic_load_n(&d->insert_steps[i], __ATOMIC_RELAXED);
-    s->bytes_held = bytes_held(d);
-    device_scope scope;
-    HIVE_TRY(enter_device(d->device, &scope, call));
-    /* On the table's stream: the legacy default stream would wait for every
-     * blocking stream's work (other threads' batches, the caller's kernels). */
-    hive_status st = hive_cuda_status(cudaMemcpyAsync(&s->stash_size, d->view.stash_live, sizeof(uint64_t),
-                                                      cudaMemcpyDeviceToHost, d->stream),
-                                      call, "reading the stash counter");
-    if (st == HIVE_SUCCESS)
-        st = hive_cuda_status(cudaStreamSynchronize(d->stream), call, "cudaStreamSynchronize");
-    leave_device(d->device, &scope);
-    return st;
-}
-
 static void cuda_shape(const void *impl, hive_shape *shape)
 {
     const hive_dict *d = (const hive_dict *)impl;
@@ -631,9 +598,7 @@ extern "C" const hive_backend_ops hive_cuda_backend = {
     .count_inserts = cuda_count_inserts,
     .count_new = cuda_count_new,
     .clear = cuda_clear,
-    .capacity = cuda_capacity,
     .export_pairs = cuda_export,
-    .stats = cuda_stats,
     .check_pointer = cuda_check_pointer,
     .shape = cuda_shape,
     .stash_live = cuda_stash_live,

@@ -51,7 +51,6 @@ typedef struct hive_dict {
     uint32_t bucket_slots; /* S */
     uint32_t lanes;        /* lanes per key */
     uint32_t resize_batch; /* buckets per resize kernel launch (config.resize_batch) */
-    double stash_fraction; /* config.stash_fraction */
     int sm_count;
     uint64_t l2_bytes;     /* the device's L2 (cuda_batch.cu: tables beyond twice it) */
     cudaMemPool_t pool;      /* per-call scratch (results of callers that pass none) */
@@ -66,9 +65,6 @@ typedef struct hive_dict {
     uint64_t *counters;      /* device */
     uint64_t *host_counters; /* pinned host */
     uint64_t counter_busy;   /* bit i: block i in use (host atomics) */
-    /* lifetime totals, for hive_stats */
-    uint64_t insert_steps[4];
-    uint64_t evictions;
 } hive_dict;
 
 #ifdef __cplusplus

@@ -77,7 +77,7 @@ typedef struct hive_batch_outcome {
 /* steps[] of the inserts placed in the overflow stash. */
 #define HIVE_OUTCOME_STASHED 3
 
-/* What a table is now (host memory, known without touching the table's). */
+/* What a table is now, known on the host without reading the table. */
 typedef struct hive_shape {
     hive_index ix;          /* which bucket a hash names (core/index.h) */
     uint64_t buckets;       /* hive_index_buckets(ix) */
@@ -162,8 +162,8 @@ typedef struct hive_backend_ops {
     /* The index the table's operations use from now on. */
     void (*set_index)(void *impl, hive_index ix);
     /* An empty stash of `stash_buckets` buckets beside the table's, for
-     * RESTASH; stash_close makes it the table's (`keep`, dropping the old
-     * one with its pairs' copies) or drops it. */
+     * RESTASH; stash_close makes it the table's (`keep`: the old one goes,
+     * RESTASH having copied its pairs) or drops it. */
     hive_status (*stash_open)(void *impl, uint64_t stash_buckets, hive_stream stream);
     void (*stash_close)(void *impl, int keep);
     /* After a failed step: clears every bucket's lock bit (tidying marks

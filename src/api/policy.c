@@ -127,7 +127,7 @@ static hive_status shrink_if_sparse(hive_table *t, hive_stream stream)
  * for crowded keys once erases have emptied it): compaction turns the buckets' tombstones back
  * into free slots, the stash's pairs move into their buckets where there is
  * room, and the stash is resized to hold what stays with room to spare
- * (backend.h's compact).  A stash still crowded after that has reached its
+ * (resize.h, hive_compact).  A stash still crowded after that has reached its
  * cap (a quarter of the table), and only then does the table double, where
  * the split buckets take more of the pairs: keys crowded into a few buckets
  * (docs/design.md, "Crowding") should not double the memory of a table

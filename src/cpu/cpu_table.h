@@ -1,5 +1,5 @@
 /* cpu_table.h — the CPU backend's state for one table: the bucket array with
- * its index rule (hive_cpu_store, the unit a resize replaces), the table
+ * its index rule (hive_cpu_store), the table
  * around it, and the width-specific loops that cpu_kernels.c instantiates
  * once per key width from cpu_kernels_body.h.
  *

@@ -1,7 +1,9 @@
 /* cuda_table.cu — the CUDA backend's table operations (hive_cuda_backend):
- * create and destroy, device memory of the bucket arrays, clear, resize by
- * linear hashing (splits and merges in place), compaction, export, stats,
- * and the memory-space check of user pointers. */
+ * create and destroy, device memory of the bucket arrays, a batch's marks,
+ * clear, export, the table's shape and stash count, the per-step work of a
+ * resize (src/resize.c drives it: splits and merges in place), and the
+ * memory-space check of user pointers.  Kernel launches are in
+ * cuda_batch.cu. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -291,9 +293,9 @@ static hive_status cuda_create(const hive_config *c, void **impl)
         uint64_t keep = UINT64_MAX;
         cudaMemPoolSetAttribute(d->pool, cudaMemPoolAttrReleaseThreshold, &keep);
         /* A pool's first allocation costs some 90 us of host time whatever
-         * its size (H100, driver 580: bench/NOTES.md item 57), which a fresh
-         * table's first batch would pay before it could launch anything.
-         * Paid here instead (alloc_arrays waits for the stream). */
+         * its size, which a fresh table's first batch would pay before it
+         * could launch anything.  Paid here instead (alloc_arrays waits for
+         * the stream). */
         void *first = NULL;
         if (cudaMallocFromPoolAsync(&first, 1, d->pool, d->stream) == cudaSuccess)
             cudaFreeAsync(first, d->stream);

@@ -113,7 +113,8 @@ hive_status hive_cpu_map_buckets(void *impl, uint64_t buckets, hive_stream strea
 void hive_cpu_unmap_beyond(void *impl)
 {
     hive_cpu_table *ct = impl;
-    if (map_for(ct, ct->store.buckets) != HIVE_SUCCESS)
+    int quiet = hive_last_error()[0] == '\0'; /* else a failure's text, which must stay */
+    if (map_for(ct, ct->store.buckets) != HIVE_SUCCESS && quiet)
         hive_clear_error(); /* giving memory back failed: the table is whole, only larger */
 }
 

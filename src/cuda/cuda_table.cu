@@ -27,6 +27,18 @@ static hive_status enter_device(int device, device_scope *scope, const char *cal
     return HIVE_SUCCESS;
 }
 
+/* For work that reports no status (giving memory back): 1 if it may go on
+ * on the table's device, leaving the last-error text alone either way. */
+static int enter_device_quietly(int device, device_scope *scope)
+{
+    if (cudaGetDevice(&scope->previous) != cudaSuccess ||
+        (scope->previous != device && cudaSetDevice(device) != cudaSuccess)) {
+        cudaGetLastError();
+        return 0;
+    }
+    return 1;
+}
+
 static void leave_device(int device, const device_scope *scope)
 {
     if (scope->previous != device)
@@ -460,10 +472,8 @@ static void cuda_unmap(void *impl)
 {
     hive_dict *d = (hive_dict *)impl;
     device_scope scope;
-    if (enter_device(d->device, &scope, resize_call) != HIVE_SUCCESS) {
-        hive_clear_error(); /* the memory stays mapped: the table is whole, only larger */
-        return;
-    }
+    if (!enter_device_quietly(d->device, &scope))
+        return; /* the memory stays mapped: the table is whole, only larger */
     hive_vm_trim(&d->slot_vm, d->buckets * bucket_bytes(d));
     hive_vm_trim(&d->lock_vm, lock_bytes(d->buckets));
     leave_device(d->device, &scope);
@@ -507,10 +517,7 @@ static void cuda_stash_close(void *impl, int keep)
 {
     hive_dict *d = (hive_dict *)impl;
     device_scope scope;
-    if (enter_device(d->device, &scope, resize_call) != HIVE_SUCCESS) {
-        hive_clear_error();
-        return;
-    }
+    int entered = enter_device_quietly(d->device, &scope); /* cudaFree needs none: go on anyway */
     if (keep) {
         free_stash(&d->view);
         d->view.stash = d->next_stash.stash;
@@ -524,7 +531,8 @@ static void cuda_stash_close(void *impl, int keep)
     } else {
         free_stash(&d->next_stash);
     }
-    leave_device(d->device, &scope);
+    if (entered)
+        leave_device(d->device, &scope);
 }
 
 /* After a failed step: tidying's marks live in the lock words, and a mark

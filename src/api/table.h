@@ -1,4 +1,7 @@
-/* table.h — the handle behind hive_table: what api.c keeps for every backend. */
+/* table.h — the handle behind hive_table, and what api's three files share:
+ * api.c (entry points, argument checks), config.c (the config checked, its
+ * defaults resolved, the backend picked) and policy.c (growth, shrinking,
+ * stash relief, retries; blind to the backend). */
 #ifndef HIVE_TABLE_H
 #define HIVE_TABLE_H
 
@@ -7,9 +10,14 @@
 
 #include "backend.h"
 #include "hive.h"
+#include "resize.h"
 
 #define HIVE_TABLE_MAGIC 0x48495645u /* "HIVE": catches freed and foreign handles */
 #define HIVE_TABLE_DYING 0x44454144u /* "DEAD": hive_destroy waits for the calls inside */
+
+/* The hash is 32 bits wide, so a table addresses at most 2^32 buckets; with
+ * buckets of at most 32 slots that is 2^37 slots. */
+#define HIVE_MAX_SLOTS (1ull << 37)
 
 struct hive_table {
     uint32_t magic;               /* HIVE_TABLE_MAGIC, HIVE_TABLE_DYING, or 0 once freed */
@@ -19,10 +27,34 @@ struct hive_table {
     /* Counters read and written with __atomic builtins (this header is also
      * compiled as C++ by nvcc, where _Atomic is not available). */
     uint64_t size;                /* live keys, updated from batch outcomes */
+    uint64_t insert_steps[4], evictions; /* lifetime sums of batch outcomes, for hive_stats */
     uint64_t grows, shrinks, shrinks_undone;
     uint64_t shrink_below;        /* a shrink is tried only while size < this (hysteresis) */
+    hive_resize_state resized;    /* the resize driver's (src/resize.c) */
     uint64_t calls;               /* calls inside the API on this table, for hive_destroy */
     pthread_rwlock_t resize_lock; /* operations share it; resizing takes it alone */
 };
+
+/* config.c: checks *config, resolves its defaults into *resolved and picks
+ * the backend that will hold the table. */
+hive_status hive_config_resolve(const hive_config *config, hive_config *resolved,
+                                const hive_backend_ops **ops);
+
+/* api.c: HIVE_ERROR_CUDA naming `call` if a failed resize broke the table
+ * (resize.h), else HIVE_SUCCESS. */
+hive_status hive_refuse_if_broken(const hive_table *t, const char *call);
+
+/* policy.c */
+/* Slots the main table has now. */
+uint64_t hive_policy_capacity(const hive_table *t);
+/* Runs one checked batch: grows first if it may insert (and again for keys
+ * that found no room), relieves a crowded stash, shrinks after if it may
+ * erase, and turns the outcome into a status naming `call`. */
+hive_status hive_policy_run(hive_table *t, const hive_request *r, int may_erase, hive_stream stream,
+                            const char *call);
+/* hive_reserve: grows to hold `keys` keys under max_load_factor. */
+hive_status hive_policy_reserve(hive_table *t, uint64_t keys, hive_stream stream);
+/* hive_clear, with the resize lock held for writing: the emptied table. */
+hive_status hive_policy_clear(hive_table *t, hive_stream stream);
 
 #endif

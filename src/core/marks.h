@@ -1,5 +1,6 @@
 /* marks.h — the bits a batch that may insert keeps per key when its caller
- * passed no result bytes (hive_batch.marks; with result bytes, the codes
+ * passed no result bytes (hive_batch.marks, core/launch.h: the backend's own
+ * scratch, which api never sees; with result bytes, the codes
  * HIVE_R_DEFER, HIVE_R_DEFER_DEEP and HIVE_R_REJECTED_FULL there say the
  * same).  Two rows of HIVE_MARK_WORDS(n) words, bit i%32 of word i/32 for
  * key i:
@@ -8,20 +9,20 @@
  *                   the pass writes whole words, one ballot per warp
  *   unfinished row  key i is not done: the short locked launch left it to the
  *                   deep one (CUDA), or it was rejected for room (every
- *                   backend).  After a batch, the keys api.c's retry runs
- *                   again once the table has grown.
+ *                   backend).  After a batch, the keys the backend's
+ *                   retry_full runs again once api has made room.
  *
  * Bits rather than result bytes of the call's own: its scratch is n/4 bytes
  * instead of n, which is what the first call into a fresh table maps, what
  * the insert pass writes and what the deferred launches scan (2^26 keys: 16 MB
- * against 67; bench/NOTES.md item 53). */
+ * against 67). */
 #ifndef HIVE_CORE_MARKS_H
 #define HIVE_CORE_MARKS_H
 
 #include <stdint.h>
 
 #include "atomics.h"
-#include "backend.h"
+#include "launch.h"
 
 #define HIVE_MARK_WORDS(n) (((n) + 31) / 32)
 
@@ -36,7 +37,7 @@ HIVE_PROTO void hive_mark_set(uint32_t *row, uint64_t i) { hive_or_u32(row + (i 
 
 HIVE_PROTO void hive_mark_clear(uint32_t *row, uint64_t i) { hive_clear_u32(row + (i >> 5), 1u << (i & 31)); }
 
-/* After a batch: whether its key i was rejected for room (api.c's retry runs
+/* After a batch: whether its key i was rejected for room (retry_full runs
  * those again). */
 HIVE_PROTO int hive_batch_rejected_full(const hive_batch *b, uint64_t i)
 {

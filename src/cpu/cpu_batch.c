@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/check.h"
 #include "core/marks.h"
 #include "cpu_table.h"
 
@@ -24,7 +25,6 @@ typedef struct run_job {
     uint64_t chunk;
     uint64_t next;            /* first key of the next unclaimed chunk (__atomic) */
     hive_batch_outcome total; /* summed by the threads (__atomic) */
-    hive_cpu_table *ct;
 } run_job;
 
 static void add_relaxed(uint64_t *p, uint64_t d)
@@ -52,101 +52,118 @@ static void run_task(void *arg)
     add_relaxed(&job->total.full, tally.out.full);
     add_relaxed(&job->total.bad_ops, tally.out.bad_ops);
     for (int s = 0; s < 4; s++)
-        add_relaxed(&job->ct->insert_steps[s], tally.steps[s]);
-    add_relaxed(&job->ct->evictions, tally.evictions);
+        add_relaxed(&job->total.steps[s], tally.steps[s]);
+    add_relaxed(&job->total.evictions, tally.evictions);
 }
 
-hive_status hive_cpu_run(hive_table *t, const hive_batch *b, hive_batch_outcome *outcome,
-                         hive_stream stream)
+/* A thread's tally as a batch outcome. */
+static hive_batch_outcome outcome_of(const hive_cpu_tally *tally)
+{
+    hive_batch_outcome out = tally->out;
+    for (int s = 0; s < 4; s++)
+        out.steps[s] = tally->steps[s];
+    out.evictions = tally->evictions;
+    return out;
+}
+
+/* The marks of a batch (core/marks.h): the scratch is the words themselves. */
+static uint32_t *marks_of(hive_batch_scratch *scratch) { return (uint32_t *)scratch; }
+
+hive_status hive_cpu_begin(void *impl, const hive_request *r, hive_batch_scratch **scratch,
+                           hive_stream stream)
+{
+    (void)impl;
+    (void)stream;
+    *scratch = NULL;
+    if (!hive_request_may_insert(r) || r->results != NULL || r->n == 0)
+        return HIVE_SUCCESS;
+    /* retry_full needs to know which keys found no room */
+    uint64_t words = 2 * HIVE_MARK_WORDS(r->n);
+    uint32_t *marks = words > SIZE_MAX / sizeof(uint32_t) ? NULL
+                                                         : hive_host_calloc((size_t)words, sizeof(uint32_t));
+    if (marks == NULL)
+        return hive_fail(HIVE_ERROR_OUT_OF_MEMORY, "hive batch",
+                         "no memory for the %llu per-key marks of the batch", (unsigned long long)r->n);
+    *scratch = (hive_batch_scratch *)marks;
+    return HIVE_SUCCESS;
+}
+
+void hive_cpu_end(void *impl, hive_batch_scratch *scratch, hive_stream stream)
+{
+    (void)impl;
+    (void)stream;
+    hive_host_free(marks_of(scratch));
+}
+
+hive_status hive_cpu_run(void *impl, const hive_request *r, hive_batch_scratch *scratch,
+                         hive_batch_outcome *outcome, hive_stream stream)
 {
     (void)stream;
-    hive_cpu_table *ct = t->impl;
+    hive_cpu_table *ct = impl;
+    hive_batch b = hive_batch_of(r, marks_of(scratch));
     run_job job;
     memset(&job, 0, sizeof job);
     job.kernels = ct->kernels;
     job.view = hive_cpu_view(ct, &ct->store);
     job.S = ct->S;
-    uint64_t reach = __atomic_load_n(&t->size, __ATOMIC_RELAXED);
-    if (b->ops != NULL || b->op == HIVE_OP_UPSERT)
-        reach += b->n; /* as if every element inserted */
+    uint64_t reach = r->size;
+    if (b.ops != NULL || b.op == HIVE_OP_UPSERT)
+        reach += b.n; /* as if every element inserted */
     job.second = hive_cpu_prefetch_second(reach, ct->store.buckets * ct->S);
-    job.b = b;
-    job.ct = ct;
+    job.b = &b;
     uint32_t width = hive_cpu_pool_width(ct->pool);
-    if (b->n < HIVE_CPU_PARALLEL_MIN || width == 1) {
-        job.chunk = b->n;
+    if (b.n < HIVE_CPU_PARALLEL_MIN || width == 1) {
+        job.chunk = b.n;
         run_task(&job);
     } else {
-        uint64_t chunk = b->n / ((uint64_t)width * CHUNKS_PER_THREAD);
+        uint64_t chunk = b.n / ((uint64_t)width * CHUNKS_PER_THREAD);
         job.chunk = chunk < MIN_CHUNK ? MIN_CHUNK : chunk;
         hive_cpu_pool_run(ct->pool, run_task, &job);
     }
     *outcome = job.total;
-    uint64_t stash_slots = ct->store.stash_buckets * ct->S;
-    uint64_t stash_live = __atomic_load_n(&ct->store.stash_live, __ATOMIC_RELAXED);
-    outcome->stash_crowded = stash_slots != 0 && 2 * stash_live > stash_slots;
-    outcome->stash_oversized = outcome->erased != 0 &&
-                               hive_stash_oversized(ct->stash_fraction, ct->store.buckets,
-                                                    ct->store.stash_buckets, stash_live, ct->S);
     return HIVE_SUCCESS;
 }
 
-hive_status hive_cpu_count_inserts(hive_table *t, const hive_batch *b, uint64_t *count,
+hive_status hive_cpu_count_inserts(void *impl, const hive_request *r, uint64_t *count,
                                    hive_stream stream)
 {
-    (void)t;
+    (void)impl;
     (void)stream;
     uint64_t c = 0;
-    for (uint64_t i = 0; i < b->n; i++)
-        c += b->ops[i] == HIVE_OP_INSERT || b->ops[i] == HIVE_OP_UPSERT;
+    for (uint64_t i = 0; i < r->n; i++)
+        c += r->ops[i] == HIVE_OP_INSERT || r->ops[i] == HIVE_OP_UPSERT;
     *count = c;
     return HIVE_SUCCESS;
 }
 
-hive_status hive_cpu_count_new(hive_table *t, const hive_batch *b, uint64_t *count,
+hive_status hive_cpu_count_new(void *impl, const hive_request *r, uint64_t *count,
                                hive_stream stream)
 {
     (void)stream;
-    hive_cpu_table *ct = t->impl;
+    hive_cpu_table *ct = impl;
     hive_view view = hive_cpu_view(ct, &ct->store);
-    *count = ct->kernels->count_new_range(&view, ct->S, b, 0, b->n);
+    hive_batch b = hive_batch_of(r, NULL);
+    *count = ct->kernels->count_new_range(&view, ct->S, &b, 0, b.n);
     return HIVE_SUCCESS;
 }
 
-hive_status hive_cpu_retry_full(hive_table *t, const hive_batch *b, hive_batch_outcome *outcome,
-                                hive_stream stream)
+hive_status hive_cpu_retry_full(void *impl, const hive_request *r, hive_batch_scratch *scratch,
+                                hive_batch_outcome *outcome, hive_stream stream)
 {
     (void)stream;
-    hive_cpu_table *ct = t->impl;
+    hive_cpu_table *ct = impl;
     hive_view view = hive_cpu_view(ct, &ct->store);
+    hive_batch b = hive_batch_of(r, marks_of(scratch));
     hive_cpu_tally tally;
     memset(&tally, 0, sizeof tally);
     /* Few keys (those rejected for room), so one thread, one key at a time. */
-    for (uint64_t i = 0; i < b->n; i++) {
-        if (!hive_batch_rejected_full(b, i))
+    for (uint64_t i = 0; i < b.n; i++) {
+        if (!hive_batch_rejected_full(&b, i))
             continue;
         uint64_t rejected = tally.out.full;
-        ct->kernels->run_range(&view, ct->S, 0, b, i, i + 1, &tally);
-        hive_batch_rerun(b, i, tally.out.full != rejected);
+        ct->kernels->run_range(&view, ct->S, 0, &b, i, i + 1, &tally);
+        hive_batch_rerun(&b, i, tally.out.full != rejected);
     }
-    *outcome = tally.out;
-    for (int s = 0; s < 4; s++)
-        add_relaxed(&ct->insert_steps[s], tally.steps[s]);
-    add_relaxed(&ct->evictions, tally.evictions);
+    *outcome = outcome_of(&tally);
     return HIVE_SUCCESS;
-}
-
-uint32_t *hive_cpu_marks_alloc(hive_table *t, uint64_t n, hive_stream stream)
-{
-    (void)t;
-    (void)stream;
-    uint64_t words = 2 * HIVE_MARK_WORDS(n);
-    return words > SIZE_MAX / sizeof(uint32_t) ? NULL : hive_host_calloc((size_t)words, sizeof(uint32_t));
-}
-
-void hive_cpu_marks_free(hive_table *t, uint32_t *marks, hive_stream stream)
-{
-    (void)t;
-    (void)stream;
-    hive_host_free(marks);
 }

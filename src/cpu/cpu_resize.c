@@ -1,13 +1,11 @@
-/* cpu_resize.c — linear hashing on the CPU backend (Hive §IV-C): growth maps
- * more pages behind the bucket array and splits buckets into them, shrinking
- * merges buckets back and unmaps what they held; both run one step of
- * core/resize_plan.h at a time over all the table's threads, with the bucket
- * work of designs/hive/resize_body.h.  api.c holds the table's resize lock throughout,
- * so no operation runs meanwhile (R8). */
+/* cpu_resize.c — the CPU backend's part of a resize (backend.h's map, step,
+ * set_index, stash_open ...): page mappings that grow and shrink in place,
+ * and each step of src/resize.c run over all the table's threads with the
+ * bucket work of designs/hive/resize_body.h.  These loops cannot fail; only
+ * memory can run out.  No operation runs meanwhile (R8). */
 #include <string.h>
 
 #include "base/check.h"
-#include "core/resize_plan.h"
 #include "cpu_map.h"
 #include "cpu_table.h"
 
@@ -42,17 +40,28 @@ static void step_task(void *arg)
 
 /* Runs one step over [begin, end) on all the table's threads (on the caller
  * alone when that is too little work to share), in passes of
- * config.resize_batch buckets (the GPU's kernel launches). */
-static uint64_t run_step(hive_cpu_table *ct, hive_resize_op step, const hive_view *to, hive_index ix,
-                         uint64_t begin, uint64_t end)
+ * config.resize_batch buckets (the GPU's kernel launches).  REHOME places
+ * into the table under `ix`, RESTASH into the stash of stash_open. */
+hive_status hive_cpu_step(void *impl, hive_resize_op op, hive_index ix, uint64_t begin, uint64_t end,
+                          hive_resize_outcome *out, hive_stream stream)
 {
+    (void)stream;
+    hive_cpu_table *ct = impl;
     step_job job;
     memset(&job, 0, sizeof job);
     job.kernels = ct->kernels;
-    job.step = step;
+    job.step = op;
     job.v = hive_cpu_view(ct, &ct->store);
-    if (to != NULL)
-        job.to = *to;
+    job.to = job.v;
+    if (op == HIVE_RESIZE_REHOME)
+        job.to.ix = ix;
+    if (op == HIVE_RESIZE_RESTASH) {
+        hive_cpu_store *next = &ct->next_stash;
+        job.to.stash = next->stash;
+        job.to.stash_used = next->stash_used;
+        job.to.stash_live = &next->stash_live;
+        job.to.stash_buckets = next->stash_buckets;
+    }
     job.S = ct->S;
     job.ix = ix;
     for (uint64_t at = begin; at < end; at += ct->resize_batch) {
@@ -63,7 +72,10 @@ static uint64_t run_step(hive_cpu_table *ct, hive_resize_op step, const hive_vie
         else
             hive_cpu_pool_run(ct->pool, step_task, &job);
     }
-    return job.result;
+    out->finished = 1;
+    out->done = end > begin ? end : begin;
+    out->count = job.result;
+    return HIVE_SUCCESS;
 }
 
 /* Sizes the slot and lock mappings for `buckets` buckets.  Growing, on
@@ -92,131 +104,55 @@ static hive_status map_for(hive_cpu_table *ct, uint64_t buckets)
     return HIVE_SUCCESS;
 }
 
-/* After a resize or compaction: moves stash pairs into buckets that have
- * room now, and replaces a stash that is less than half or more than twice
- * the size it should have (hive_stash_wanted) by one of that size, if all
- * remaining pairs fit in it (else, or without memory for it, the old one
- * stays: it is still correct, only crowded or large). */
-static void settle_stash(hive_cpu_table *ct)
+hive_status hive_cpu_map_buckets(void *impl, uint64_t buckets, hive_stream stream)
 {
-    hive_cpu_store *s = &ct->store;
-    uint64_t stash_slots = s->stash_buckets * ct->S;
-    if (__atomic_load_n(&s->stash_live, __ATOMIC_RELAXED) > 0)
-        run_step(ct, HIVE_RESIZE_DRAIN, NULL, s->ix, 0, stash_slots);
-    uint64_t wanted = hive_stash_wanted(ct->stash_fraction, s->buckets,
-                                        __atomic_load_n(&s->stash_live, __ATOMIC_RELAXED), ct->S);
-    if (!hive_stash_needs_resize(s->stash_buckets, wanted))
-        return;
-    hive_cpu_store bigger;
-    memset(&bigger, 0, sizeof bigger);
-    if (hive_cpu_stash_alloc(ct, wanted, &bigger, resize_call) != HIVE_SUCCESS) {
-        hive_clear_error();
-        return;
-    }
-    hive_view to = hive_cpu_view(ct, s);
-    to.stash = bigger.stash;
-    to.stash_used = bigger.stash_used;
-    to.stash_live = &bigger.stash_live;
-    to.stash_buckets = bigger.stash_buckets;
-    if (run_step(ct, HIVE_RESIZE_RESTASH, &to, s->ix, 0, stash_slots) != 0) {
-        hive_cpu_stash_free(&bigger);
-        return;
-    }
-    hive_cpu_stash_free(s);
-    s->stash = bigger.stash;
-    s->stash_used = bigger.stash_used;
-    s->stash_buckets = bigger.stash_buckets;
-    s->stash_bytes = bigger.stash_bytes;
-    s->stash_live = bigger.stash_live;
+    (void)stream;
+    return map_for(impl, buckets);
 }
 
-/* After a resize, and as the relief of a crowded stash: pairs go back to
- * their first buckets where there is room, tombstones become free slots,
- * free slots become EMPTY wherever R4 allows (designs/hive/resize_body.h), and the
- * stash is drained and sized to the table. */
-static void tidy(hive_cpu_table *ct)
+void hive_cpu_unmap_beyond(void *impl)
 {
-    hive_cpu_store *s = &ct->store;
-    run_step(ct, HIVE_RESIZE_REFLOW, NULL, s->ix, 0, s->buckets);
-    run_step(ct, HIVE_RESIZE_MARK_STASH, NULL, s->ix, 0, s->stash_buckets * ct->S);
-    run_step(ct, HIVE_RESIZE_COMPACT, NULL, s->ix, 0, s->buckets);
-    settle_stash(ct);
-}
-
-/* Splits buckets until there are `want`. */
-static hive_status grow(hive_cpu_table *ct, uint64_t want)
-{
-    hive_cpu_store *s = &ct->store;
-    if (want > HIVE_CPU_MAX_BUCKETS)
-        return hive_fail(HIVE_ERROR_OUT_OF_MEMORY, resize_call,
-                         "%llu buckets of %u slots: a 32-bit hash addresses at most 2^32 buckets",
-                         (unsigned long long)want, ct->S);
-    HIVE_TRY(map_for(ct, want));
-    hive_resize_step step;
-    while (hive_next_split(s->ix, want, &step)) {
-        run_step(ct, HIVE_RESIZE_SPLIT, NULL, step.before, step.first, step.first + step.count);
-        s->ix = hive_after_split(&step, step.first + step.count);
-        s->buckets = hive_index_buckets(s->ix);
-        __atomic_fetch_add(&ct->buckets_split, step.count, __ATOMIC_RELAXED);
-    }
-    tidy(ct);
-    return HIVE_SUCCESS;
-}
-
-/* Merges buckets down toward `want`, from the last split back.  Pairs a
- * merged bucket cannot hold are placed under the merged index in a free
- * slot or TOMB of their buckets, or the stash, never by eviction
- * (hive_rehome_pair); if one finds no room, the step is undone, losing
- * nothing, and shrinking stops there.  Then unmaps the memory of the buckets
- * gone. */
-static hive_status shrink(hive_cpu_table *ct, uint64_t want)
-{
-    hive_cpu_store *s = &ct->store;
-    hive_resize_step step;
-    uint64_t lost = 0;
-    while (hive_next_merge(s->ix, want, &step)) {
-        uint64_t end = step.first + step.count, partners = hive_index_round(step.before);
-        uint64_t left = run_step(ct, HIVE_RESIZE_MERGE, NULL, step.before, step.first, end);
-        s->ix = hive_after_merge(&step, step.first);
-        s->buckets = hive_index_buckets(s->ix);
-        if (left != 0) {
-            hive_view merged = hive_cpu_view(ct, s);
-            if (run_step(ct, HIVE_RESIZE_REHOME, &merged, s->ix, step.first + partners, end + partners) != 0) {
-                lost = run_step(ct, HIVE_RESIZE_UNMERGE, NULL, step.before, step.first, end);
-                s->ix = step.before;
-                s->buckets = hive_index_buckets(s->ix);
-                break;
-            }
-        }
-        __atomic_fetch_add(&ct->buckets_merged, step.count, __ATOMIC_RELAXED);
-    }
-    tidy(ct);
-    if (map_for(ct, s->buckets) != HIVE_SUCCESS)
+    hive_cpu_table *ct = impl;
+    int quiet = hive_last_error()[0] == '\0'; /* else a failure's text, which must stay */
+    if (map_for(ct, ct->store.buckets) != HIVE_SUCCESS && quiet)
         hive_clear_error(); /* giving memory back failed: the table is whole, only larger */
-    if (lost != 0)
-        return hive_fail(HIVE_ERROR_INTERNAL, resize_call,
-                         "undoing a merge step found no room for %llu pairs",
-                         (unsigned long long)lost);
-    return HIVE_SUCCESS;
 }
 
-hive_status hive_cpu_resize(hive_table *t, uint64_t slots, hive_stream stream)
+void hive_cpu_set_index(void *impl, hive_index ix)
 {
-    (void)stream;
-    hive_cpu_table *ct = t->impl;
-    uint64_t want = slots / ct->S + (slots % ct->S != 0);
-    if (want == 0)
-        want = 1;
-    if (want > ct->store.buckets)
-        return grow(ct, want);
-    if (want < ct->store.buckets)
-        return shrink(ct, want);
-    return HIVE_SUCCESS;
+    hive_cpu_table *ct = impl;
+    ct->store.ix = ix;
+    ct->store.buckets = hive_index_buckets(ix);
 }
 
-hive_status hive_cpu_compact(hive_table *t, hive_stream stream)
+hive_status hive_cpu_stash_open(void *impl, uint64_t stash_buckets, hive_stream stream)
 {
     (void)stream;
-    tidy(t->impl);
+    hive_cpu_table *ct = impl;
+    return hive_cpu_stash_alloc(ct, stash_buckets, &ct->next_stash, resize_call);
+}
+
+void hive_cpu_stash_close(void *impl, int keep)
+{
+    hive_cpu_table *ct = impl;
+    hive_cpu_store *s = &ct->store, *next = &ct->next_stash;
+    if (keep) {
+        hive_cpu_stash_free(s);
+        s->stash = next->stash;
+        s->stash_used = next->stash_used;
+        s->stash_buckets = next->stash_buckets;
+        s->stash_bytes = next->stash_bytes;
+        s->stash_live = next->stash_live;
+        memset(next, 0, sizeof *next);
+    } else {
+        hive_cpu_stash_free(next);
+    }
+}
+
+hive_status hive_cpu_clear_locks(void *impl, hive_stream stream)
+{
+    (void)stream;
+    hive_cpu_table *ct = impl;
+    memset(ct->store.locks, 0, hive_cpu_lock_bytes(ct->store.buckets));
     return HIVE_SUCCESS;
 }

@@ -1,5 +1,5 @@
 /* cpu_table.c — the CPU backend's table operations (hive_cpu_backend):
- * create and destroy, the bucket arrays, clear, export, stats.  Batches are
+ * create and destroy, the bucket arrays, clear, export, its shape.  Batches are
  * in cpu_batch.c, resizing in cpu_resize.c. */
 #include <math.h>
 #include <string.h>
@@ -109,15 +109,10 @@ static hive_status store_create(const hive_cpu_table *ct, uint64_t buckets, hive
 
 /* ---------------------------------------------------------------- create, destroy */
 
-static hive_status cpu_create(hive_table *t)
+static hive_status cpu_create(const hive_config *c, void **impl)
 {
     static const char call[] = "hive_create";
-    hive_config *c = &t->config;
     int kv64 = c->key_width == HIVE_KV64;
-    if (c->bucket_slots == 0)
-        c->bucket_slots = kv64 ? 4 : 8; /* a bucket is one 64-byte cache line */
-    if (c->lanes_per_op == 0)
-        c->lanes_per_op = 1; /* a CUDA knob: one CPU thread always handles a whole key */
 
     hive_cpu_table *ct = hive_host_calloc(1, sizeof *ct);
     if (ct == NULL)
@@ -137,40 +132,34 @@ static hive_status cpu_create(hive_table *t)
         hive_host_free(ct);
         return s;
     }
-    t->impl = ct;
+    *impl = ct;
     return HIVE_SUCCESS;
 }
 
-static void cpu_destroy(hive_table *t)
+static void cpu_destroy(void *impl)
 {
-    hive_cpu_table *ct = t->impl;
+    hive_cpu_table *ct = impl;
     hive_cpu_pool_destroy(ct->pool);
     store_free(&ct->store);
+    hive_cpu_stash_free(&ct->next_stash);
     hive_host_free(ct);
-    t->impl = NULL;
 }
 
 /* ---------------------------------------------------------------- whole table */
 
-static hive_status cpu_clear(hive_table *t, hive_stream stream)
+static hive_status cpu_clear(void *impl, hive_stream stream)
 {
     (void)stream;
-    hive_cpu_table *ct = t->impl;
+    hive_cpu_table *ct = impl;
     store_fill_empty(ct, &ct->store);
     return HIVE_SUCCESS;
 }
 
-static uint64_t cpu_capacity(const hive_table *t)
-{
-    const hive_cpu_table *ct = t->impl;
-    return ct->store.buckets * ct->S;
-}
-
-static hive_status cpu_export(hive_table *t, uint64_t capacity, void *keys, void *values,
+static hive_status cpu_export(void *impl, uint64_t capacity, void *keys, void *values,
                               uint64_t *count, hive_stream stream)
 {
     (void)stream;
-    hive_cpu_table *ct = t->impl;
+    hive_cpu_table *ct = impl;
     uint64_t n = ct->kernels->export_pairs(&ct->store, ct->S, keys, values, capacity);
     if (n > capacity)
         return hive_fail(HIVE_ERROR_INTERNAL, "hive_export",
@@ -180,31 +169,29 @@ static hive_status cpu_export(hive_table *t, uint64_t capacity, void *keys, void
     return HIVE_SUCCESS;
 }
 
-static hive_status cpu_stats(hive_table *t, hive_stats *stats)
+static void cpu_shape(const void *impl, hive_shape *shape)
 {
-    hive_cpu_table *ct = t->impl;
+    const hive_cpu_table *ct = impl;
     const hive_cpu_store *s = &ct->store;
-    stats->capacity = s->buckets * ct->S;
-    stats->buckets = s->buckets;
-    stats->bucket_slots = ct->S;
-    stats->lanes_per_op = t->config.lanes_per_op;
-    stats->stash_capacity = s->stash_buckets * ct->S;
-    stats->stash_size = __atomic_load_n(&s->stash_live, __ATOMIC_RELAXED);
-    stats->evictions = __atomic_load_n(&ct->evictions, __ATOMIC_RELAXED);
-    for (int i = 0; i < 4; i++)
-        stats->insert_steps[i] = __atomic_load_n(&ct->insert_steps[i], __ATOMIC_RELAXED);
-    stats->buckets_split = __atomic_load_n(&ct->buckets_split, __ATOMIC_RELAXED);
-    stats->buckets_merged = __atomic_load_n(&ct->buckets_merged, __ATOMIC_RELAXED);
-    stats->bytes_held = hive_cpu_map_size(s->slot_bytes) + hive_cpu_map_size(s->lock_bytes) +
+    shape->ix = s->ix;
+    shape->buckets = s->buckets;
+    shape->stash_buckets = s->stash_buckets;
+    shape->bytes_held = hive_cpu_map_size(s->slot_bytes) + hive_cpu_map_size(s->lock_bytes) +
                         s->stash_bytes + sizeof *ct + hive_cpu_pool_bytes(ct->pool);
+}
+
+static hive_status cpu_stash_live(void *impl, uint64_t *live)
+{
+    hive_cpu_table *ct = impl;
+    *live = __atomic_load_n(&ct->store.stash_live, __ATOMIC_RELAXED);
     return HIVE_SUCCESS;
 }
 
 /* A CPU table reads and writes the caller's host arrays directly. */
-static hive_status cpu_check_pointer(const hive_table *t, const void *p, const char *call,
+static hive_status cpu_check_pointer(const void *impl, const void *p, const char *call,
                                      const char *what)
 {
-    (void)t;
+    (void)impl;
     (void)p;
     (void)call;
     (void)what;
@@ -215,17 +202,22 @@ const hive_backend_ops hive_cpu_backend = {
     .name = "cpu",
     .create = cpu_create,
     .destroy = cpu_destroy,
+    .begin = hive_cpu_begin,
+    .end = hive_cpu_end,
     .run = hive_cpu_run,
+    .retry_full = hive_cpu_retry_full,
     .count_inserts = hive_cpu_count_inserts,
     .count_new = hive_cpu_count_new,
-    .retry_full = hive_cpu_retry_full,
-    .marks_alloc = hive_cpu_marks_alloc,
-    .marks_free = hive_cpu_marks_free,
     .clear = cpu_clear,
-    .capacity = cpu_capacity,
-    .resize = hive_cpu_resize,
-    .compact = hive_cpu_compact,
     .export_pairs = cpu_export,
-    .stats = cpu_stats,
     .check_pointer = cpu_check_pointer,
+    .shape = cpu_shape,
+    .stash_live = cpu_stash_live,
+    .map = hive_cpu_map_buckets,
+    .unmap = hive_cpu_unmap_beyond,
+    .step = hive_cpu_step,
+    .set_index = hive_cpu_set_index,
+    .stash_open = hive_cpu_stash_open,
+    .stash_close = hive_cpu_stash_close,
+    .clear_locks = hive_cpu_clear_locks,
 };

@@ -1,5 +1,5 @@
 /* cpu_table.h — the CPU backend's state for one table: the bucket array with
- * its index rule (hive_cpu_store, the unit a resize replaces), the table
+ * its index rule (hive_cpu_store), the table
  * around it, and the width-specific loops that cpu_kernels.c instantiates
  * once per key width from cpu_kernels_body.h.
  *
@@ -15,7 +15,6 @@
 #include "backend.h"
 #include "designs/hive/protocol.h"
 #include "cpu_pool.h"
-#include "api/table.h"
 
 /* One table's memory.  Empty memory is all 0xFF bytes (EMPTY keys, both
  * widths).  The slot and lock arrays are page mappings that a resize extends
@@ -34,8 +33,8 @@ typedef struct hive_cpu_store {
     size_t stash_bytes;     /* allocated for stash and stash_used */
 } hive_cpu_store;
 
-/* What a run of keys did: the batch outcome and the table's statistics,
- * counted privately by one thread and added to the shared totals once. */
+/* What a run of keys did, counted privately by one thread and added to the
+ * batch's outcome once. */
 typedef struct hive_cpu_tally {
     hive_batch_outcome out;
     uint64_t steps[4];      /* successful upserts by HIVE_STEP_* */
@@ -65,6 +64,7 @@ extern const hive_cpu_kernels hive_cpu_kernels_kv64;
 
 typedef struct hive_cpu_table {
     hive_cpu_store store;
+    hive_cpu_store next_stash; /* stash fields only: from stash_open to stash_close (cpu_resize.c) */
     const hive_cpu_kernels *kernels;
     uint32_t S;             /* slots per bucket */
     uint32_t slot_words;    /* 64-bit words per slot: 1 (KV32) or 2 (KV64) */
@@ -72,11 +72,6 @@ typedef struct hive_cpu_table {
     uint32_t resize_batch;  /* K: buckets are added in multiples of it */
     double stash_fraction;
     hive_cpu_pool *pool;
-    /* Lifetime totals for hive_stats, __atomic relaxed: each batch thread
-     * adds its tally once. */
-    uint64_t insert_steps[4];
-    uint64_t evictions;
-    uint64_t buckets_split, buckets_merged;
 } hive_cpu_table;
 
 /* A 32-bit hash names at most 2^32 buckets (core/index.h). */
@@ -130,11 +125,15 @@ static inline const uint64_t *hive_cpu_source_bucket(const hive_cpu_store *s, ui
                           : s->stash + (i - s->buckets) * bucket_words;
 }
 
-/* cpu_resize.c: grows or shrinks by splits or merges to about `slots`
- * slots; compacts the buckets and drains the stash (api.c's relief for a
- * crowded stash). */
-hive_status hive_cpu_resize(hive_table *t, uint64_t slots, hive_stream stream);
-hive_status hive_cpu_compact(hive_table *t, hive_stream stream);
+/* cpu_resize.c: backend.h's per-step work of a resize. */
+hive_status hive_cpu_map_buckets(void *impl, uint64_t buckets, hive_stream stream);
+void hive_cpu_unmap_beyond(void *impl);
+hive_status hive_cpu_step(void *impl, hive_resize_op op, hive_index ix, uint64_t begin, uint64_t end,
+                          hive_resize_outcome *out, hive_stream stream);
+void hive_cpu_set_index(void *impl, hive_index ix);
+hive_status hive_cpu_stash_open(void *impl, uint64_t stash_buckets, hive_stream stream);
+void hive_cpu_stash_close(void *impl, int keep);
+hive_status hive_cpu_clear_locks(void *impl, hive_stream stream);
 
 /* cpu_table.c: the stash buckets for a table of `buckets` buckets
  * (config.stash_fraction); a stash of that many, allocated empty into s's
@@ -143,16 +142,17 @@ hive_status hive_cpu_stash_alloc(const hive_cpu_table *ct, uint64_t stash_bucket
                                  const char *call);
 void hive_cpu_stash_free(hive_cpu_store *s);
 
-/* cpu_batch.c */
-hive_status hive_cpu_run(hive_table *t, const hive_batch *b, hive_batch_outcome *outcome,
-                         hive_stream stream);
-hive_status hive_cpu_count_new(hive_table *t, const hive_batch *b, uint64_t *count,
+/* cpu_batch.c: backend.h's batch operations. */
+hive_status hive_cpu_begin(void *impl, const hive_request *r, hive_batch_scratch **scratch,
+                           hive_stream stream);
+void hive_cpu_end(void *impl, hive_batch_scratch *scratch, hive_stream stream);
+hive_status hive_cpu_run(void *impl, const hive_request *r, hive_batch_scratch *scratch,
+                         hive_batch_outcome *outcome, hive_stream stream);
+hive_status hive_cpu_retry_full(void *impl, const hive_request *r, hive_batch_scratch *scratch,
+                                hive_batch_outcome *outcome, hive_stream stream);
+hive_status hive_cpu_count_new(void *impl, const hive_request *r, uint64_t *count,
                                hive_stream stream);
-hive_status hive_cpu_count_inserts(hive_table *t, const hive_batch *b, uint64_t *count,
+hive_status hive_cpu_count_inserts(void *impl, const hive_request *r, uint64_t *count,
                                    hive_stream stream);
-hive_status hive_cpu_retry_full(hive_table *t, const hive_batch *b, hive_batch_outcome *outcome,
-                                hive_stream stream);
-uint32_t *hive_cpu_marks_alloc(hive_table *t, uint64_t n, hive_stream stream);
-void hive_cpu_marks_free(hive_table *t, uint32_t *marks, hive_stream stream);
 
 #endif

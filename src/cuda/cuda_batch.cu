@@ -7,7 +7,6 @@
 #include "base/alloc.h"
 #include "cuda_check.h"
 #include "cuda_kernels.cuh"
-#include "api/table.h"
 
 #define HIVE_THREADS 256
 
@@ -24,15 +23,12 @@ extern "C" const hive_geometry_kernels *hive_cuda_kernels(uint32_t width, uint32
 }
 
 /* Likewise for the erase kernel (one thread per key) on such a table: an
- * erase is a scan and a CAS, as a lock-free insert is (H100, erase of 9*10^7
- * KV32 keys from 10^8 slots: 10.23 G/s uncapped, 11.06 at 4 blocks, 10.98 at
- * 3; bench/NOTES.md item 49). */
+ * erase is a scan and a CAS, as a lock-free insert is, and fewer blocks in
+ * flight finish their random accesses sooner (docs/perf.md). */
 #define HIVE_ERASE_BLOCKS_PER_SM 4
 /* And for the find kernel: fewer warps in flight wait less on the memory
- * system, more so for absent keys, which read both buckets (H100, load 0.9:
- * 2^26 KV32 keys, present 22.4 -> 22.9 G/s, absent 16.0 -> 16.7 at 3 blocks,
- * and no loss at 2^24 and 2^25; 2^25 KV64 keys, 15.8 -> 16.3 and 8.6 -> 8.7 at
- * 4, where 3 cost finds of 2^24 keys 4%; bench/NOTES.md item 83). */
+ * system, more so for absent keys, which read both buckets; KV64 finds keep
+ * a fourth block, as three slowed those of smaller tables (docs/perf.md). */
 #define HIVE_FIND_BLOCKS_PER_SM(width) ((width) == 64 ? 4 : 3)
 
 /* Enough blocks to fill the GPU once (for n items of `lanes` threads each):
@@ -158,10 +154,22 @@ static hive_status launch_batch(void *ctx, uint64_t *counters)
     return launched(call);
 }
 
-extern "C" hive_status hive_dict_run(hive_table *t, const hive_batch *b, hive_batch_outcome *out,
+/* What a batch's counters say it did. */
+static void outcome_of(const uint64_t c[HIVE_CTR_COUNT], hive_batch_outcome *out)
+{
+    out->inserted = c[HIVE_CTR_INSERTED];
+    out->erased = c[HIVE_CTR_ERASED];
+    out->reserved = c[HIVE_CTR_RESERVED];
+    out->full = c[HIVE_CTR_FULL];
+    out->bad_ops = c[HIVE_CTR_BAD_OPS];
+    for (int s = 0; s < 4; s++)
+        out->steps[s] = c[HIVE_CTR_STEP0 + s];
+    out->evictions = c[HIVE_CTR_EVICTIONS];
+}
+
+extern "C" hive_status hive_dict_run(hive_dict *d, const hive_batch *b, hive_batch_outcome *out,
                                      hive_stream stream)
 {
-    hive_dict *d = (hive_dict *)t->impl;
     const hive_geometry_kernels *k = d->kernels;
     hive_batch_kernel kernel = b->ops != NULL            ? k->mixed
                                : b->op == HIVE_OP_FIND  ? k->find
@@ -172,9 +180,8 @@ extern "C" hive_status hive_dict_run(hive_table *t, const hive_batch *b, hive_ba
      * capped pass and the full bits, a uniform erase or find batch a capped
      * grid.  In a table L2 holds, the rooms the bits spare are L2 hits anyway,
      * and mixed batches (half finds and erases, with TOMBs for their inserts
-     * to take) did not gain either: a version that gave both the cap and the
-     * bits lost 2-5% there (bench/NOTES.md item 38), and a capped mixed grid
-     * gained nothing (item 49). */
+     * to take) lost with the cap and the bits and gained nothing from a
+     * capped grid alone (docs/perf.md). */
     uint64_t table_bytes = d->buckets * d->bucket_slots * d->slot_words * sizeof(uint64_t);
     int beyond_l2 = table_bytes > 2 * d->l2_bytes;
     int bulk_insert = kernel == k->upsert && k->deferred != NULL && beyond_l2;
@@ -201,51 +208,17 @@ extern "C" hive_status hive_dict_run(hive_table *t, const hive_batch *b, hive_ba
     if (hint != NULL)
         cudaFreeAsync(hint, (cudaStream_t)stream);
     HIVE_TRY(st);
-    out->inserted = c[HIVE_CTR_INSERTED];
-    out->erased = c[HIVE_CTR_ERASED];
-    out->reserved = c[HIVE_CTR_RESERVED];
-    out->full = c[HIVE_CTR_FULL];
-    out->bad_ops = c[HIVE_CTR_BAD_OPS];
-    out->stash_crowded = 0;
-    out->stash_oversized = 0;
-    for (int s = 0; s < 4; s++)
-        __atomic_fetch_add(&d->insert_steps[s], c[HIVE_CTR_STEP0 + s], __ATOMIC_RELAXED);
-    __atomic_fetch_add(&d->evictions, c[HIVE_CTR_EVICTIONS], __ATOMIC_RELAXED);
-    /* Only a batch that stashed can crowd the stash, and only one that erased
-     * from a stash enlarged for crowded keys (known here without a read) can
-     * leave it oversized. */
-    double fraction = t->config.stash_fraction;
-    int enlarged = hive_stash_oversized(fraction, d->buckets, d->view.stash_buckets, 0, d->bucket_slots);
-    if (c[HIVE_CTR_STEP0 + HIVE_STEP_STASH] != 0 || (enlarged && out->erased != 0)) {
-        /* Read on the call's stream (the legacy default stream would wait for
-         * every blocking stream's work); only such a batch pays this second
-         * wait, where carrying the counter in the counter block would add a
-         * copy to every insert. */
-        uint64_t live = 0;
-        HIVE_TRY(hive_cuda_status(cudaMemcpyAsync(&live, d->view.stash_live, sizeof live,
-                                                  cudaMemcpyDeviceToHost, (cudaStream_t)stream),
-                                  "hive batch (CUDA)", "reading the stash counter"));
-        HIVE_TRY(hive_cuda_status(cudaStreamSynchronize((cudaStream_t)stream), "hive batch (CUDA)",
-                                  "cudaStreamSynchronize"));
-        out->stash_crowded = 2 * live > d->view.stash_buckets * d->bucket_slots;
-        out->stash_oversized =
-            out->erased != 0 && hive_stash_oversized(fraction, d->buckets, d->view.stash_buckets, live, d->bucket_slots);
-    }
+    outcome_of(c, out);
     return HIVE_SUCCESS;
 }
 
-extern "C" hive_status hive_dict_retry_full(hive_table *t, const hive_batch *b, hive_batch_outcome *out,
+extern "C" hive_status hive_dict_retry_full(hive_dict *d, const hive_batch *b, hive_batch_outcome *out,
                                             hive_stream stream)
 {
-    hive_dict *d = (hive_dict *)t->impl;
     batch_launch l = {d->kernels->retry, NULL, NULL, d, 1, 1 << 30, (cudaStream_t)stream, b, NULL};
     uint64_t c[HIVE_CTR_COUNT];
     HIVE_TRY(with_counters(d, (cudaStream_t)stream, "hive batch retry (CUDA)", launch_batch, &l, 0, c, NULL));
-    out->inserted = c[HIVE_CTR_INSERTED];
-    out->full = c[HIVE_CTR_FULL];
-    for (int s = 0; s < 4; s++)
-        __atomic_fetch_add(&d->insert_steps[s], c[HIVE_CTR_STEP0 + s], __ATOMIC_RELAXED);
-    __atomic_fetch_add(&d->evictions, c[HIVE_CTR_EVICTIONS], __ATOMIC_RELAXED);
+    outcome_of(c, out);
     return HIVE_SUCCESS;
 }
 
@@ -265,8 +238,7 @@ static __device__ __forceinline__ uint32_t inserts_in_word(uint32_t w)
 
 /* Counts the insert-type elements of a mixed batch, 16 bytes of op codes a
  * load (the bytes before the first 16-byte boundary and after the last one a
- * byte a load).  A byte a thread kept too few bytes in flight: 64 MB of op
- * codes took 130 us of a 7 ms mixed batch on an H100 (bench/NOTES.md item 89). */
+ * byte a load): a byte a thread kept too few bytes in flight (docs/perf.md). */
 __global__ void __launch_bounds__(256) hive_count_inserts_kernel(const uint8_t *ops, uint64_t n,
                                                                  uint64_t *counters)
 {
@@ -304,10 +276,9 @@ static hive_status launch_count(void *ctx, uint64_t *counters)
     return launched("hive_apply (CUDA)");
 }
 
-extern "C" hive_status hive_dict_count_inserts(hive_table *t, const hive_batch *b, uint64_t *count,
+extern "C" hive_status hive_dict_count_inserts(hive_dict *d, const hive_batch *b, uint64_t *count,
                                                hive_stream stream)
 {
-    hive_dict *d = (hive_dict *)t->impl;
     unsigned grid = grid_for(d, (const void *)hive_count_inserts_kernel, (b->n + 15) / 16, 1);
     count_launch l = {grid, (cudaStream_t)stream, b};
     uint64_t c[HIVE_CTR_COUNT];
@@ -365,10 +336,9 @@ static hive_status launch_count_new(void *ctx, uint64_t *counters)
     return launched("hive batch growth (CUDA)");
 }
 
-extern "C" hive_status hive_dict_count_new(hive_table *t, const hive_batch *b, uint64_t *count,
+extern "C" hive_status hive_dict_count_new(hive_dict *d, const hive_batch *b, uint64_t *count,
                                            hive_stream stream)
 {
-    hive_dict *d = (hive_dict *)t->impl;
     count_new_launch l = {d, (cudaStream_t)stream, b};
     uint64_t c[HIVE_CTR_COUNT];
     HIVE_TRY(with_counters(d, (cudaStream_t)stream, "hive batch growth (CUDA)", launch_count_new, &l, 0, c, NULL));
@@ -379,11 +349,10 @@ extern "C" hive_status hive_dict_count_new(hive_table *t, const hive_batch *b, u
 /* ---------------------------------------------------------------- loading */
 
 /* Loads the table's kernels now.  CUDA loads a kernel at its first use
- * (lazy loading, the default since CUDA 12.2), and a process's first insert
- * of 2^26 KV32 keys took 52-60 ms instead of 8.5 on an H100 (bench/NOTES.md
- * item 73); a table's creation is where a caller expects to wait.  A kernel
- * without code for this GPU fails here, with its message, instead of at a
- * first launch. */
+ * (lazy loading, the default since CUDA 12.2), which made a process's first
+ * batch several times slower; a table's creation is where a caller expects
+ * to wait.  A kernel without code for this GPU fails here, with its message,
+ * instead of at a first launch. */
 extern "C" hive_status hive_dict_load_kernels(const hive_dict *d, const char *call)
 {
     const hive_geometry_kernels *k = d->kernels;

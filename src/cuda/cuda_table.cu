@@ -1,7 +1,9 @@
 /* cuda_table.cu — the CUDA backend's table operations (hive_cuda_backend):
- * create and destroy, device memory of the bucket arrays, clear, resize by
- * linear hashing (splits and merges in place), compaction, export, stats,
- * and the memory-space check of user pointers. */
+ * create and destroy, device memory of the bucket arrays, a batch's marks,
+ * clear, export, the table's shape and stash count, the per-step work of a
+ * resize (src/resize.c drives it: splits and merges in place), and the
+ * memory-space check of user pointers.  Kernel launches are in
+ * cuda_batch.cu. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,12 +12,6 @@
 #include "cuda_check.h"
 #include "cuda_table.h"
 #include "cuda_vm.h"
-#include "api/table.h"
-
-/* Default geometry, chosen by measurement (bench/NOTES.md): buckets of 4
- * slots (32 bytes, one sector) probed by one thread per key. */
-#define HIVE_DICT_DEFAULT_SLOTS 4u
-#define HIVE_DICT_DEFAULT_LANES 1u
 
 /* Runs the rest of a backend entry on the table's device and puts the
  * caller's current device back afterwards. */
@@ -31,28 +27,27 @@ static hive_status enter_device(int device, device_scope *scope, const char *cal
     return HIVE_SUCCESS;
 }
 
+/* For work that reports no status (giving memory back): 1 if it may go on
+ * on the table's device, leaving the last-error text alone either way. */
+static int enter_device_quietly(int device, device_scope *scope)
+{
+    if (cudaGetDevice(&scope->previous) != cudaSuccess ||
+        (scope->previous != device && cudaSetDevice(device) != cudaSuccess)) {
+        cudaGetLastError();
+        return 0;
+    }
+    return 1;
+}
+
 static void leave_device(int device, const device_scope *scope)
 {
     if (scope->previous != device)
         cudaSetDevice(scope->previous);
 }
 
-/* A table whose recovery from a failed resize failed too (see "failures
- * while resizing") refuses every call but hive_clear and hive_destroy. */
-static hive_status refuse_if_broken(const hive_dict *d, const char *call)
-{
-    if (!d->broken)
-        return HIVE_SUCCESS;
-    return hive_fail(HIVE_ERROR_CUDA, call,
-                     "an earlier resize failed, and so did its recovery (the GPU's context may be "
-                     "lost): only hive_clear and hive_destroy work on this table");
-}
-
-/* Returns `expr` (a hive_status), evaluated on the table's device, unless
- * the table is broken. */
+/* Returns `expr` (a hive_status), evaluated on the table's device. */
 #define RETURN_ON_DEVICE(dict, call, expr)                          \
     do {                                                            \
-        HIVE_TRY(refuse_if_broken((dict), (call)));                 \
         device_scope scope_;                                        \
         HIVE_TRY(enter_device((dict)->device, &scope_, (call)));    \
         hive_status status_ = (expr);                               \
@@ -137,6 +132,7 @@ static void free_arrays(hive_dict *d)
     d->view.slots = NULL;
     d->view.locks = NULL;
     free_stash(&d->view);
+    free_stash(&d->next_stash);
 }
 
 static uint64_t bytes_held(const hive_dict *d)
@@ -229,10 +225,9 @@ int hive_cuda_device_usable(int device)
     return device < count;
 }
 
-static hive_status cuda_create(hive_table *t)
+static hive_status cuda_create(const hive_config *c, void **impl)
 {
     static const char call[] = "hive_create (CUDA)";
-    hive_config *c = &t->config;
     int count = 0;
     cudaError_t e = cudaGetDeviceCount(&count);
     if (e != cudaSuccess || count == 0) {
@@ -244,10 +239,6 @@ static hive_status cuda_create(hive_table *t)
         return hive_fail(HIVE_ERROR_NO_DEVICE, call, "config.device %d, but only %d CUDA devices",
                          c->device, count);
     uint32_t width = c->key_width == HIVE_KV32 ? 32 : 64;
-    if (c->bucket_slots == 0)
-        c->bucket_slots = HIVE_DICT_DEFAULT_SLOTS;
-    if (c->lanes_per_op == 0)
-        c->lanes_per_op = HIVE_DICT_DEFAULT_LANES;
     const hive_geometry_kernels *kernels = hive_cuda_kernels(width, c->bucket_slots, c->lanes_per_op);
     if (kernels == NULL)
         return hive_fail(HIVE_ERROR_UNSUPPORTED, call,
@@ -314,9 +305,9 @@ static hive_status cuda_create(hive_table *t)
         uint64_t keep = UINT64_MAX;
         cudaMemPoolSetAttribute(d->pool, cudaMemPoolAttrReleaseThreshold, &keep);
         /* A pool's first allocation costs some 90 us of host time whatever
-         * its size (H100, driver 580: bench/NOTES.md item 57), which a fresh
-         * table's first batch would pay before it could launch anything.
-         * Paid here instead (alloc_arrays waits for the stream). */
+         * its size, which a fresh table's first batch would pay before it
+         * could launch anything.  Paid here instead (alloc_arrays waits for
+         * the stream). */
         void *first = NULL;
         if (cudaMallocFromPoolAsync(&first, 1, d->pool, d->stream) == cudaSuccess)
             cudaFreeAsync(first, d->stream);
@@ -328,8 +319,7 @@ static hive_status cuda_create(hive_table *t)
         HIVE_TRY_GOTO(alloc_arrays(d, buckets ? buckets : 1, c->stash_fraction, (hive_stream)d->stream, call),
                       st, fail);
     }
-    d->bytes_held = bytes_held(d);
-    t->impl = d;
+    *impl = d;
     goto out;
 fail:
     free_dict(d);
@@ -338,9 +328,9 @@ out:
     return st;
 }
 
-static void cuda_destroy(hive_table *t)
+static void cuda_destroy(void *impl)
 {
-    hive_dict *d = (hive_dict *)t->impl;
+    hive_dict *d = (hive_dict *)impl;
     device_scope scope;
     if (enter_device(d->device, &scope, "hive_destroy (CUDA)") != HIVE_SUCCESS)
         return;
@@ -352,63 +342,88 @@ static void cuda_destroy(hive_table *t)
     leave_device(d->device, &scope);
 }
 
-static hive_status cuda_run(hive_table *t, const hive_batch *b, hive_batch_outcome *out,
-                            hive_stream stream)
-{
-    RETURN_ON_DEVICE((hive_dict *)t->impl, "hive batch (CUDA)", hive_dict_run(t, b, out, stream));
-}
+/* The marks of a batch (core/marks.h): the scratch is the words themselves,
+ * from the table's pool. */
+static uint32_t *marks_of(hive_batch_scratch *scratch) { return (uint32_t *)scratch; }
 
-static hive_status cuda_count_new(hive_table *t, const hive_batch *b, uint64_t *count, hive_stream stream)
+static hive_status cuda_begin(void *impl, const hive_request *r, hive_batch_scratch **scratch,
+                              hive_stream stream)
 {
-    RETURN_ON_DEVICE((hive_dict *)t->impl, "hive batch growth (CUDA)", hive_dict_count_new(t, b, count, stream));
-}
-
-static hive_status cuda_count_inserts(hive_table *t, const hive_batch *b, uint64_t *count,
-                                      hive_stream stream)
-{
-    RETURN_ON_DEVICE((hive_dict *)t->impl, "hive_apply (CUDA)", hive_dict_count_inserts(t, b, count, stream));
-}
-
-static hive_status cuda_retry_full(hive_table *t, const hive_batch *b, hive_batch_outcome *out,
-                                   hive_stream stream)
-{
-    RETURN_ON_DEVICE((hive_dict *)t->impl, "hive batch retry (CUDA)", hive_dict_retry_full(t, b, out, stream));
-}
-
-static uint32_t *cuda_marks_alloc(hive_table *t, uint64_t n, hive_stream stream)
-{
-    hive_dict *d = (hive_dict *)t->impl;
+    static const char call[] = "hive batch (CUDA)";
+    *scratch = NULL;
+    if (!hive_request_may_insert(r) || r->results != NULL || r->n == 0)
+        return HIVE_SUCCESS;
+    /* retry_full needs to know which keys found no room, and the kernels
+     * which inserts they finish in later launches */
+    hive_dict *d = (hive_dict *)impl;
     void *p = NULL;
-    size_t bytes = 2 * HIVE_MARK_WORDS(n) * sizeof(uint32_t);
+    size_t bytes = 2 * HIVE_MARK_WORDS(r->n) * sizeof(uint32_t);
     device_scope scope;
-    if (hive_alloc_should_fail() || enter_device(d->device, &scope, "hive batch (CUDA)") != HIVE_SUCCESS)
-        return NULL;
-    if (cudaMallocFromPoolAsync(&p, bytes, d->pool, (cudaStream_t)stream) != cudaSuccess) {
-        cudaGetLastError();
-        p = NULL;
-    } else if (cudaMemsetAsync(p, 0, bytes, (cudaStream_t)stream) != cudaSuccess) {
-        cudaGetLastError();
-        cudaFreeAsync(p, (cudaStream_t)stream);
-        p = NULL;
+    if (!hive_alloc_should_fail() && enter_device(d->device, &scope, call) == HIVE_SUCCESS) {
+        if (cudaMallocFromPoolAsync(&p, bytes, d->pool, (cudaStream_t)stream) != cudaSuccess) {
+            cudaGetLastError();
+            p = NULL;
+        } else if (cudaMemsetAsync(p, 0, bytes, (cudaStream_t)stream) != cudaSuccess) {
+            cudaGetLastError();
+            cudaFreeAsync(p, (cudaStream_t)stream);
+            p = NULL;
+        }
+        leave_device(d->device, &scope);
     }
-    leave_device(d->device, &scope);
-    return (uint32_t *)p;
+    if (p == NULL)
+        return hive_fail(HIVE_ERROR_OUT_OF_MEMORY, call, "no memory for the %llu per-key marks of the batch",
+                         (unsigned long long)r->n);
+    *scratch = (hive_batch_scratch *)p;
+    return HIVE_SUCCESS;
 }
 
-static void cuda_marks_free(hive_table *t, uint32_t *marks, hive_stream stream)
+static void cuda_end(void *impl, hive_batch_scratch *scratch, hive_stream stream)
 {
-    hive_dict *d = (hive_dict *)t->impl;
+    if (scratch == NULL)
+        return;
+    hive_dict *d = (hive_dict *)impl;
     device_scope scope;
     if (enter_device(d->device, &scope, "hive batch (CUDA)") != HIVE_SUCCESS)
         return;
-    cudaFreeAsync(marks, (cudaStream_t)stream);
+    cudaFreeAsync(scratch, (cudaStream_t)stream);
     leave_device(d->device, &scope);
 }
 
-static hive_status cuda_clear(hive_table *t, hive_stream stream)
+static hive_status cuda_run(void *impl, const hive_request *r, hive_batch_scratch *scratch,
+                            hive_batch_outcome *out, hive_stream stream)
+{
+    hive_dict *d = (hive_dict *)impl;
+    hive_batch b = hive_batch_of(r, marks_of(scratch));
+    RETURN_ON_DEVICE(d, "hive batch (CUDA)", hive_dict_run(d, &b, out, stream));
+}
+
+static hive_status cuda_retry_full(void *impl, const hive_request *r, hive_batch_scratch *scratch,
+                                   hive_batch_outcome *out, hive_stream stream)
+{
+    hive_dict *d = (hive_dict *)impl;
+    hive_batch b = hive_batch_of(r, marks_of(scratch));
+    RETURN_ON_DEVICE(d, "hive batch retry (CUDA)", hive_dict_retry_full(d, &b, out, stream));
+}
+
+static hive_status cuda_count_new(void *impl, const hive_request *r, uint64_t *count, hive_stream stream)
+{
+    hive_dict *d = (hive_dict *)impl;
+    hive_batch b = hive_batch_of(r, NULL);
+    RETURN_ON_DEVICE(d, "hive batch growth (CUDA)", hive_dict_count_new(d, &b, count, stream));
+}
+
+static hive_status cuda_count_inserts(void *impl, const hive_request *r, uint64_t *count,
+                                      hive_stream stream)
+{
+    hive_dict *d = (hive_dict *)impl;
+    hive_batch b = hive_batch_of(r, NULL);
+    RETURN_ON_DEVICE(d, "hive_apply (CUDA)", hive_dict_count_inserts(d, &b, count, stream));
+}
+
+static hive_status cuda_clear(void *impl, hive_stream stream)
 {
     static const char call[] = "hive_clear (CUDA)";
-    hive_dict *d = (hive_dict *)t->impl;
+    hive_dict *d = (hive_dict *)impl;
     cudaStream_t s = (cudaStream_t)stream;
     device_scope scope;
     HIVE_TRY(enter_device(d->device, &scope, call));
@@ -430,297 +445,151 @@ static hive_status cuda_clear(hive_table *t, hive_stream stream)
                               "clearing the bucket locks");
     if (st == HIVE_SUCCESS)
         st = hive_cuda_status(cudaStreamSynchronize(s), call, "cudaStreamSynchronize");
-    if (st == HIVE_SUCCESS)
-        d->broken = 0; /* empty, and every word as a fresh table has it */
     leave_device(d->device, &scope);
     return st;
-}
-
-static uint64_t cuda_capacity(const hive_table *t)
-{
-    const hive_dict *d = (const hive_dict *)t->impl;
-    return d->buckets * d->bucket_slots;
 }
 
 static const char resize_call[] = "hive resize (CUDA)";
 
-/* ---------------------------------------------------------------- failures while resizing
+/* ---------------------------------------------------------------- resize steps
  *
- * A resize op can fail part way: a kernel launch fails (the launches queued
- * before it still run), or the counters its kernels summed cannot be read
- * back (they ran).  hive_dict_resize_op waits for the stream either way and
- * says what ran, and every failure leaves the table usable, holding exactly
- * the pairs it held; the call returns the error.
- *
- *  - Splits that ran stay, and the index names them: a split only deals a
- *    bucket's pairs out between its two halves.  A growth that fails part way
- *    leaves a table between its old and its new size.
- *  - A merge stays only if every pair it could not keep in the merged bucket
- *    is known to have been placed: its count of them read back as 0, or the
- *    rehoming's count of pairs that found no room read back as 0.  Otherwise
- *    what ran of it is undone, the index stays as it was, and shrinking
- *    stops there (as when a pair finds no room).
- *  - What ran of tidying stays (it moves pairs only between their own
- *    buckets and the stash), but its marks live in the lock bits
- *    (designs/hive/protocol.h), and a mark left set is a lock that no one releases:
- *    after any failure the lock words are cleared (no operation holds a lock
- *    while a resize runs, R8).  The stash keeps its size if replacing it fails.
- *  - Memory mapped for buckets that the index does not name is unmapped.
- *
- * Only if this recovery fails too (the undo of a merge cannot be launched,
- * twice; the stream cannot be waited for: the GPU's context is lost, as a
- * rule) is the table marked broken: every later call but hive_clear and
- * hive_destroy returns HIVE_ERROR_CUDA rather than look for pairs that may
- * be anywhere, or wait on a mark forever. */
+ * backend.h's per-step work of src/resize.c's driver, which owns what a
+ * failed step leaves (its essay).  Every step waits for what it queued
+ * whatever failed (hive_dict_resize_op), so the driver knows what ran. */
 
-static hive_status break_table(hive_dict *d, const char *why)
+static hive_status cuda_map(void *impl, uint64_t buckets, hive_stream stream)
 {
-    d->broken = 1;
-    return hive_fail(HIVE_ERROR_CUDA, resize_call, "%s: the table is unusable until hive_clear", why);
+    hive_dict *d = (hive_dict *)impl;
+    uint64_t max_buckets = d->slot_vm.reserved / bucket_bytes(d);
+    if (buckets > max_buckets)
+        return hive_fail(HIVE_ERROR_OUT_OF_MEMORY, resize_call,
+                         "%llu buckets: more than the GPU's memory holds (%llu)",
+                         (unsigned long long)buckets, (unsigned long long)max_buckets);
+    RETURN_ON_DEVICE(d, resize_call, map_for(d, buckets, (cudaStream_t)stream, resize_call));
 }
 
-/* After a failed resize or compaction: clears the marks a tidying may have
- * left in the lock words, waits for that, and unmaps memory beyond the
- * buckets the index names.  HIVE_ERROR_CUDA if it breaks the table. */
-static hive_status recover(hive_dict *d, hive_stream stream)
+static void cuda_unmap(void *impl)
 {
-    if (d->broken)
-        return HIVE_ERROR_CUDA;
-    cudaStream_t s = (cudaStream_t)stream;
+    hive_dict *d = (hive_dict *)impl;
+    device_scope scope;
+    if (!enter_device_quietly(d->device, &scope))
+        return; /* the memory stays mapped: the table is whole, only larger */
+    hive_vm_trim(&d->slot_vm, d->buckets * bucket_bytes(d));
+    hive_vm_trim(&d->lock_vm, lock_bytes(d->buckets));
+    leave_device(d->device, &scope);
+}
+
+/* REHOME places into the table under `ix`; RESTASH copies into the stash of
+ * cuda_stash_open. */
+static hive_status cuda_step(void *impl, hive_resize_op op, hive_index ix, uint64_t begin, uint64_t end,
+                             hive_resize_outcome *out, hive_stream stream)
+{
+    hive_dict *d = (hive_dict *)impl;
+    hive_view to = d->view;
+    if (op == HIVE_RESIZE_REHOME)
+        to.ix = ix;
+    if (op == HIVE_RESIZE_RESTASH) {
+        to.stash = d->next_stash.stash;
+        to.stash_used = d->next_stash.stash_used;
+        to.stash_live = d->next_stash.stash_live;
+        to.stash_buckets = d->next_stash.stash_buckets;
+    }
+    out->finished = 1;
+    out->done = begin;
+    out->count = 0;
+    RETURN_ON_DEVICE(d, resize_call, hive_dict_resize_op(d, op, &to, ix, begin, end, out, stream));
+}
+
+static void cuda_set_index(void *impl, hive_index ix)
+{
+    hive_dict *d = (hive_dict *)impl;
+    d->view.ix = ix;
+    d->buckets = hive_index_buckets(ix);
+}
+
+static hive_status cuda_stash_open(void *impl, uint64_t stash_buckets, hive_stream stream)
+{
+    hive_dict *d = (hive_dict *)impl;
+    RETURN_ON_DEVICE(d, resize_call, alloc_stash(d, &d->next_stash, stash_buckets, (cudaStream_t)stream, resize_call));
+}
+
+static void cuda_stash_close(void *impl, int keep)
+{
+    hive_dict *d = (hive_dict *)impl;
+    device_scope scope;
+    int entered = enter_device_quietly(d->device, &scope); /* cudaFree needs none: go on anyway */
+    if (keep) {
+        free_stash(&d->view);
+        d->view.stash = d->next_stash.stash;
+        d->view.stash_used = d->next_stash.stash_used;
+        d->view.stash_live = d->next_stash.stash_live;
+        d->view.stash_buckets = d->next_stash.stash_buckets;
+        d->next_stash.stash = NULL;
+        d->next_stash.stash_used = NULL;
+        d->next_stash.stash_live = NULL;
+        d->next_stash.stash_buckets = 0;
+    } else {
+        free_stash(&d->next_stash);
+    }
+    if (entered)
+        leave_device(d->device, &scope);
+}
+
+/* After a failed step: tidying's marks live in the lock words, and a mark
+ * left set is a lock no one releases. */
+static hive_status clear_locks(hive_dict *d, cudaStream_t s)
+{
     cudaError_t e = cudaMemsetAsync(d->view.locks, 0, lock_bytes(d->buckets), s);
     if (e == cudaSuccess)
         e = cudaStreamSynchronize(s);
-    if (e != cudaSuccess) {
-        cudaGetLastError();
-        return break_table(d, "clearing the bucket locks after a failed resize failed");
-    }
-    hive_vm_trim(&d->slot_vm, d->buckets * bucket_bytes(d));
-    hive_vm_trim(&d->lock_vm, lock_bytes(d->buckets));
-    return HIVE_SUCCESS;
+    return hive_cuda_status(e, resize_call, "clearing the bucket locks");
 }
 
-/* ---------------------------------------------------------------- resize */
-
-/* After a resize or compaction: moves stash pairs into buckets that have
- * room now, and replaces a stash that is less than half or more than twice
- * the size it should have (hive_stash_wanted) by one of that size, if all
- * remaining pairs are known to fit in it (else, or without memory for it,
- * the old one stays: still correct, only crowded or large). */
-static hive_status settle_stash(hive_table *t, hive_dict *d, hive_stream stream)
+static hive_status cuda_clear_locks(void *impl, hive_stream stream)
 {
-    uint64_t stash_slots = d->view.stash_buckets * d->bucket_slots, live = 0;
-    hive_resize_outcome o;
-    if (stash_slots != 0) {
-        HIVE_TRY(hive_dict_resize_op(d, HIVE_RESIZE_DRAIN, NULL, d->view.ix, 0, stash_slots, &o, stream));
-        HIVE_TRY(hive_cuda_status(cudaMemcpyAsync(&live, d->view.stash_live, sizeof live, cudaMemcpyDeviceToHost,
-                                                  (cudaStream_t)stream),
-                                  resize_call, "reading the stash counter"));
-        HIVE_TRY(hive_cuda_status(cudaStreamSynchronize((cudaStream_t)stream), resize_call,
-                                  "cudaStreamSynchronize"));
-    }
-    uint64_t wanted = hive_stash_wanted(t->config.stash_fraction, d->buckets, live, d->bucket_slots);
-    if (!hive_stash_needs_resize(d->view.stash_buckets, wanted))
-        return HIVE_SUCCESS;
-    hive_view to = d->view;
-    if (alloc_stash(d, &to, wanted, (cudaStream_t)stream, resize_call) != HIVE_SUCCESS) {
-        hive_clear_error();
-        return HIVE_SUCCESS;
-    }
-    hive_status st = hive_dict_resize_op(d, HIVE_RESIZE_RESTASH, &to, d->view.ix, 0, stash_slots, &o, stream);
-    if (st != HIVE_SUCCESS || o.count != 0) {
-        free_stash(&to);
-        return st;
-    }
-    free_stash(&d->view);
-    d->view.stash = to.stash;
-    d->view.stash_used = to.stash_used;
-    d->view.stash_live = to.stash_live;
-    d->view.stash_buckets = to.stash_buckets;
-    return HIVE_SUCCESS;
+    hive_dict *d = (hive_dict *)impl;
+    RETURN_ON_DEVICE(d, resize_call, clear_locks(d, (cudaStream_t)stream));
 }
 
-/* After a resize, and as the relief of a crowded stash: pairs go back to
- * their first buckets where there is room, tombstones become free slots,
- * free slots become EMPTY wherever R4 allows (designs/hive/resize_body.h), and the
- * stash is drained and sized to the table. */
-static hive_status tidy(hive_table *t, hive_dict *d, hive_stream stream)
-{
-    hive_resize_outcome o;
-    HIVE_TRY(hive_dict_resize_op(d, HIVE_RESIZE_REFLOW, NULL, d->view.ix, 0, d->buckets, &o, stream));
-    HIVE_TRY(hive_dict_resize_op(d, HIVE_RESIZE_MARK_STASH, NULL, d->view.ix, 0,
-                                 d->view.stash_buckets * d->bucket_slots, &o, stream));
-    HIVE_TRY(hive_dict_resize_op(d, HIVE_RESIZE_COMPACT, NULL, d->view.ix, 0, d->buckets, &o, stream));
-    return settle_stash(t, d, stream);
-}
-
-/* Splits buckets until there are `want`, mapping their memory first. */
-static hive_status grow(hive_table *t, hive_dict *d, uint64_t want, hive_stream stream)
-{
-    uint64_t max_buckets = d->slot_vm.reserved / bucket_bytes(d);
-    if (want > max_buckets)
-        return hive_fail(HIVE_ERROR_OUT_OF_MEMORY, resize_call,
-                         "%llu buckets: more than the GPU's memory holds (%llu)",
-                         (unsigned long long)want, (unsigned long long)max_buckets);
-    HIVE_TRY(map_for(d, want, (cudaStream_t)stream, resize_call));
-    hive_resize_step step;
-    while (hive_next_split(d->view.ix, want, &step)) {
-        hive_resize_outcome o;
-        hive_status st = hive_dict_resize_op(d, HIVE_RESIZE_SPLIT, NULL, step.before, step.first,
-                                             step.first + step.count, &o, stream);
-        if (!o.finished)
-            return break_table(d, "a split could not be waited for");
-        if (o.done > step.first) { /* what ran stays, counted or not */
-            d->view.ix = hive_after_split(&step, o.done);
-            d->buckets = hive_index_buckets(d->view.ix);
-            __atomic_fetch_add(&d->buckets_split, o.done - step.first, __ATOMIC_RELAXED);
-        }
-        HIVE_TRY(st);
-    }
-    return tidy(t, d, stream);
-}
-
-/* Undoes the merge of buckets [step->first, done) (UNMERGE under the index
- * before the step): the pairs left in each bucket and its partner are dealt
- * out between the two again.  A launch that fails is tried once more from
- * where it stopped (the counters are not needed); if that fails too, which
- * pairs live where is not known, and the table is broken.  Returns the first
- * failure, with the merge undone. */
-static hive_status undo_merge(hive_dict *d, const hive_resize_step *step, uint64_t done, hive_stream stream)
-{
-    hive_status first = HIVE_SUCCESS;
-    uint64_t at = step->first;
-    for (int attempt = 0; attempt < 2 && at < done; attempt++) {
-        hive_resize_outcome o;
-        hive_status st = hive_dict_resize_op(d, HIVE_RESIZE_UNMERGE, NULL, step->before, at, done, &o, stream);
-        if (st == HIVE_SUCCESS && o.count != 0) /* never, by hive_unmerge_bucket's argument */
-            st = hive_fail(HIVE_ERROR_INTERNAL, resize_call, "undoing a merge step found no room for %llu pairs",
-                           (unsigned long long)o.count);
-        if (first == HIVE_SUCCESS)
-            first = st;
-        if (!o.finished)
-            break;
-        at = st == HIVE_SUCCESS ? done : o.done;
-    }
-    return at < done ? break_table(d, "undoing a merge failed") : first;
-}
-
-/* Merges buckets down toward `want`, from the last split back.  Pairs a
- * merged bucket cannot hold are placed under the merged index without
- * eviction (hive_rehome_pair); if one finds no room, the step is undone,
- * losing nothing, and shrinking stops there.  Then unmaps the memory of the
- * buckets gone. */
-static hive_status shrink(hive_table *t, hive_dict *d, uint64_t want, hive_stream stream)
-{
-    hive_resize_step step;
-    while (hive_next_merge(d->view.ix, want, &step)) {
-        uint64_t end = step.first + step.count, partners = hive_index_round(step.before);
-        hive_view merged = d->view;
-        merged.ix = hive_after_merge(&step, step.first);
-        hive_resize_outcome o;
-        hive_status st = hive_dict_resize_op(d, HIVE_RESIZE_MERGE, NULL, step.before, step.first, end, &o, stream);
-        uint64_t ran = o.done;
-        if (st == HIVE_SUCCESS && o.count != 0)
-            st = hive_dict_resize_op(d, HIVE_RESIZE_REHOME, &merged, merged.ix, step.first + partners,
-                                     end + partners, &o, stream);
-        if (!o.finished)
-            return break_table(d, "a merge could not be waited for");
-        if (st != HIVE_SUCCESS || o.count != 0) { /* not known to fit: undone */
-            hive_status undone = undo_merge(d, &step, ran, stream);
-            HIVE_TRY(st);
-            HIVE_TRY(undone);
-            break;
-        }
-        d->view.ix = merged.ix;
-        d->buckets = hive_index_buckets(d->view.ix);
-        __atomic_fetch_add(&d->buckets_merged, step.count, __ATOMIC_RELAXED);
-    }
-    HIVE_TRY(tidy(t, d, stream));
-    hive_vm_trim(&d->slot_vm, d->buckets * bucket_bytes(d));
-    hive_vm_trim(&d->lock_vm, lock_bytes(d->buckets));
-    return HIVE_SUCCESS;
-}
-
-/* Grows or shrinks by linear hashing (backend.h).  The bucket memory is
- * mapped in place: growth copies no bucket.  A failure leaves the table
- * usable with the same pairs (see "failures while resizing"). */
-static hive_status cuda_resize(hive_table *t, uint64_t slots, hive_stream stream)
-{
-    hive_dict *d = (hive_dict *)t->impl;
-    uint64_t want = (slots + d->bucket_slots - 1) / d->bucket_slots;
-    if (want == 0)
-        want = 1;
-    device_scope scope;
-    HIVE_TRY(enter_device(d->device, &scope, resize_call));
-    hive_status st = refuse_if_broken(d, resize_call);
-    if (st == HIVE_SUCCESS)
-        st = want > d->buckets   ? grow(t, d, want, stream)
-             : want < d->buckets ? shrink(t, d, want, stream)
-                                 : HIVE_SUCCESS;
-    if (st != HIVE_SUCCESS && recover(d, stream) != HIVE_SUCCESS)
-        st = HIVE_ERROR_CUDA; /* broken: not the OUT_OF_MEMORY that callers take as harmless */
-    d->bytes_held = bytes_held(d);
-    leave_device(d->device, &scope);
-    return st;
-}
-
-static hive_status cuda_compact(hive_table *t, hive_stream stream)
-{
-    static const char call[] = "hive compact (CUDA)";
-    hive_dict *d = (hive_dict *)t->impl;
-    device_scope scope;
-    HIVE_TRY(enter_device(d->device, &scope, call));
-    hive_status st = refuse_if_broken(d, call);
-    if (st == HIVE_SUCCESS)
-        st = tidy(t, d, stream);
-    if (st != HIVE_SUCCESS && recover(d, stream) != HIVE_SUCCESS)
-        st = HIVE_ERROR_CUDA;
-    d->bytes_held = bytes_held(d);
-    leave_device(d->device, &scope);
-    return st;
-}
-
-static hive_status cuda_export(hive_table *t, uint64_t capacity, void *keys, void *values,
+static hive_status cuda_export(void *impl, uint64_t capacity, void *keys, void *values,
                                uint64_t *count, hive_stream stream)
 {
-    hive_dict *d = (hive_dict *)t->impl;
+    hive_dict *d = (hive_dict *)impl;
     RETURN_ON_DEVICE(d, "hive_export (CUDA)", hive_dict_export(d, capacity, keys, values, count, stream));
 }
 
-static hive_status cuda_stats(hive_table *t, hive_stats *s)
+static void cuda_shape(const void *impl, hive_shape *shape)
 {
-    static const char call[] = "hive_stats_get (CUDA)";
-    hive_dict *d = (hive_dict *)t->impl;
-    s->capacity = d->buckets * d->bucket_slots;
-    s->buckets = d->buckets;
-    s->bucket_slots = d->bucket_slots;
-    s->lanes_per_op = d->lanes;
-    s->stash_capacity = d->view.stash_buckets * d->bucket_slots;
-    s->evictions = __atomic_load_n(&d->evictions, __ATOMIC_RELAXED);
-    s->buckets_split = __atomic_load_n(&d->buckets_split, __ATOMIC_RELAXED);
-    s->buckets_merged = __atomic_load_n(&d->buckets_merged, __ATOMIC_RELAXED);
-    for (int i = 0; i < 4; i++)
-        s->insert_steps[i] = __atomic_load_n(&d->insert_steps[i], __ATOMIC_RELAXED);
-    s->bytes_held = d->bytes_held;
-    HIVE_TRY(refuse_if_broken(d, call));
-    device_scope scope;
-    HIVE_TRY(enter_device(d->device, &scope, call));
-    /* On the table's stream: the legacy default stream would wait for every
-     * blocking stream's work (other threads' batches, the caller's kernels). */
-    hive_status st = hive_cuda_status(cudaMemcpyAsync(&s->stash_size, d->view.stash_live, sizeof(uint64_t),
-                                                      cudaMemcpyDeviceToHost, d->stream),
-                                      call, "reading the stash counter");
-    if (st == HIVE_SUCCESS)
-        st = hive_cuda_status(cudaStreamSynchronize(d->stream), call, "cudaStreamSynchronize");
-    leave_device(d->device, &scope);
-    return st;
+    const hive_dict *d = (const hive_dict *)impl;
+    shape->ix = d->view.ix;
+    shape->buckets = d->buckets;
+    shape->stash_buckets = d->view.stash_buckets;
+    shape->bytes_held = bytes_held(d);
+}
+
+/* On the table's own stream: the legacy default stream would wait for every
+ * blocking stream's work (other threads' batches, the caller's kernels). */
+static hive_status read_stash_live(hive_dict *d, uint64_t *live)
+{
+    static const char call[] = "hive stash counter (CUDA)";
+    HIVE_TRY(hive_cuda_status(cudaMemcpyAsync(live, d->view.stash_live, sizeof *live, cudaMemcpyDeviceToHost,
+                                              d->stream),
+                              call, "reading the stash counter"));
+    return hive_cuda_status(cudaStreamSynchronize(d->stream), call, "cudaStreamSynchronize");
+}
+
+static hive_status cuda_stash_live(void *impl, uint64_t *live)
+{
+    hive_dict *d = (hive_dict *)impl;
+    RETURN_ON_DEVICE(d, "hive stash counter (CUDA)", read_stash_live(d, live));
 }
 
 /* On the table's device: what a pointer of host memory maps to, and which
  * peer memory is reachable, are the current device's (cuda_pointer.cu). */
-static hive_status cuda_check_pointer(const hive_table *t, const void *p, const char *call,
+static hive_status cuda_check_pointer(const void *impl, const void *p, const char *call,
                                       const char *what)
 {
-    const hive_dict *d = (const hive_dict *)t->impl;
+    const hive_dict *d = (const hive_dict *)impl;
     device_scope scope;
     HIVE_TRY(enter_device(d->device, &scope, call));
     hive_status st = hive_dict_check_pointer(d->device, p, call, what);
@@ -729,7 +598,25 @@ static hive_status cuda_check_pointer(const hive_table *t, const void *p, const 
 }
 
 extern "C" const hive_backend_ops hive_cuda_backend = {
-    "cuda",           cuda_create,        cuda_destroy,      cuda_run,      cuda_count_inserts,
-    cuda_count_new,   cuda_retry_full,  cuda_marks_alloc,   cuda_marks_free,   cuda_clear,    cuda_capacity,
-    cuda_resize,      cuda_compact,       cuda_export,       cuda_stats,    cuda_check_pointer,
+    .name = "cuda",
+    .create = cuda_create,
+    .destroy = cuda_destroy,
+    .begin = cuda_begin,
+    .end = cuda_end,
+    .run = cuda_run,
+    .retry_full = cuda_retry_full,
+    .count_inserts = cuda_count_inserts,
+    .count_new = cuda_count_new,
+    .clear = cuda_clear,
+    .export_pairs = cuda_export,
+    .check_pointer = cuda_check_pointer,
+    .shape = cuda_shape,
+    .stash_live = cuda_stash_live,
+    .map = cuda_map,
+    .unmap = cuda_unmap,
+    .step = cuda_step,
+    .set_index = cuda_set_index,
+    .stash_open = cuda_stash_open,
+    .stash_close = cuda_stash_close,
+    .clear_locks = cuda_clear_locks,
 };

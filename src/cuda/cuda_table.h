@@ -56,20 +56,15 @@ typedef struct hive_dict {
     cudaMemPool_t pool;      /* per-call scratch (results of callers that pass none) */
     cudaStream_t stream;     /* the table's own, non-blocking: for work of calls that take no stream */
     hive_view view;        /* device pointers, passed by value to kernels */
+    hive_view next_stash;  /* stash fields only: from stash_open to stash_close (cuda_table.cu) */
     hive_vm slot_vm;       /* view.slots and view.locks live in these ranges */
     hive_vm lock_vm;
     uint64_t buckets;
-    uint64_t bytes_held;
-    int broken; /* a failed resize could not be recovered from (cuda_table.cu) */
     /* HIVE_COUNTER_BLOCKS blocks of HIVE_CTR_COUNT counters, one per call in
      * flight (calls may come from several host threads at once). */
     uint64_t *counters;      /* device */
     uint64_t *host_counters; /* pinned host */
     uint64_t counter_busy;   /* bit i: block i in use (host atomics) */
-    /* lifetime totals, for hive_stats */
-    uint64_t insert_steps[4];
-    uint64_t evictions;
-    uint64_t buckets_split, buckets_merged;
 } hive_dict;
 
 #ifdef __cplusplus
@@ -82,22 +77,15 @@ const hive_geometry_kernels *hive_cuda_kernels(uint32_t width, uint32_t S, uint3
 /* cuda_batch.cu */
 /* Loads every kernel the table may launch (CUDA loads them lazily). */
 hive_status hive_dict_load_kernels(const hive_dict *d, const char *call);
-hive_status hive_dict_run(hive_table *t, const hive_batch *b, hive_batch_outcome *out,
+/* A batch's kernels (the request with the batch's marks, core/marks.h). */
+hive_status hive_dict_run(hive_dict *d, const hive_batch *b, hive_batch_outcome *out,
                           hive_stream stream);
-hive_status hive_dict_count_inserts(hive_table *t, const hive_batch *b, uint64_t *count,
+hive_status hive_dict_count_inserts(hive_dict *d, const hive_batch *b, uint64_t *count,
                                     hive_stream stream);
-hive_status hive_dict_count_new(hive_table *t, const hive_batch *b, uint64_t *count,
+hive_status hive_dict_count_new(hive_dict *d, const hive_batch *b, uint64_t *count,
                                 hive_stream stream);
-hive_status hive_dict_retry_full(hive_table *t, const hive_batch *b, hive_batch_outcome *out,
+hive_status hive_dict_retry_full(hive_dict *d, const hive_batch *b, hive_batch_outcome *out,
                                  hive_stream stream);
-/* What a resize op ran, also when it failed. */
-typedef struct hive_resize_outcome {
-    int finished;   /* the stream was waited for: nothing of the op still runs, and [begin, done) ran
-                     * (0 only when the wait failed: the GPU's context is lost, as a rule) */
-    uint64_t done;  /* the op's launches up to the first that failed covered [begin, done) */
-    uint64_t count; /* what it counts over [begin, end) (designs/hive/resize_body.h); 0 unless it succeeded */
-} hive_resize_outcome;
-
 /* Runs resize op `op` (core/resize_plan.h) over [begin, end) of d's view,
  * with index ix and second view `to`, in launches of d->resize_batch, and
  * waits for them whatever fails; *out says what ran. */

@@ -1,0 +1,101 @@
+/* config.c — a caller's hive_config made into a table's: checked, every
+ * default resolved (backend, geometry, threads), and the backend picked.  The
+ * one place defaults live: backends get the resolved config and may only
+ * reject it. */
+#include <unistd.h>
+
+#include "api/table.h"
+#include "base/check.h"
+
+static hive_status check_config(const hive_config *c)
+{
+    static const char call[] = "hive_create";
+    HIVE_CHECK_ARG(c != NULL, call, "config is NULL");
+    HIVE_CHECK_ARG(c->struct_size == sizeof(hive_config), call,
+                   "config.struct_size is %u, expected %u: start from HIVE_CONFIG_INIT",
+                   c->struct_size, (unsigned)sizeof(hive_config));
+    HIVE_CHECK_ARG(c->version == HIVE_CONFIG_VERSION, call,
+                   "config.version is %u, this library takes %u", c->version, HIVE_CONFIG_VERSION);
+    HIVE_CHECK_ARG(c->backend == HIVE_BACKEND_AUTO || c->backend == HIVE_BACKEND_CUDA ||
+                       c->backend == HIVE_BACKEND_CPU,
+                   call, "config.backend %d is not a hive_backend", (int)c->backend);
+    HIVE_CHECK_ARG(c->key_width == HIVE_KV32 || c->key_width == HIVE_KV64, call,
+                   "config.key_width %d is not a hive_key_width", (int)c->key_width);
+    HIVE_CHECK_ARG(c->device >= 0, call, "config.device %d is negative", c->device);
+    HIVE_CHECK_ARG(c->initial_capacity >= 1 && c->initial_capacity <= HIVE_MAX_SLOTS, call,
+                   "config.initial_capacity %llu is outside 1..2^37",
+                   (unsigned long long)c->initial_capacity);
+    HIVE_CHECK_ARG(c->max_load_factor > 0.0 && c->max_load_factor <= 1.0, call,
+                   "config.max_load_factor %g is outside (0, 1]", c->max_load_factor);
+    HIVE_CHECK_ARG(c->min_load_factor >= 0.0 && c->min_load_factor <= c->max_load_factor / 2, call,
+                   "config.min_load_factor %g is outside [0, max_load_factor/2]",
+                   c->min_load_factor);
+    HIVE_CHECK_ARG(c->resize_batch >= 1, call, "config.resize_batch is 0");
+    HIVE_CHECK_ARG(c->max_evictions <= 1024, call, "config.max_evictions %u is over 1024",
+                   c->max_evictions);
+    HIVE_CHECK_ARG(c->stash_fraction >= 0.0 && c->stash_fraction <= 0.25, call,
+                   "config.stash_fraction %g is outside [0, 0.25]", c->stash_fraction);
+    HIVE_CHECK_ARG(c->threads <= 4096, call, "config.threads %u is over 4096", c->threads);
+    HIVE_CHECK_ARG(c->bucket_slots == 0 || (c->bucket_slots >= 4 && c->bucket_slots <= 32 &&
+                                            (c->bucket_slots & (c->bucket_slots - 1)) == 0),
+                   call, "config.bucket_slots %u is not 0 or a power of two in 4..32",
+                   c->bucket_slots);
+    HIVE_CHECK_ARG(c->lanes_per_op == 0 || (c->lanes_per_op <= 32 &&
+                                            (c->lanes_per_op & (c->lanes_per_op - 1)) == 0),
+                   call, "config.lanes_per_op %u is not 0 or a power of two in 1..32",
+                   c->lanes_per_op);
+    HIVE_CHECK_ARG(c->lanes_per_op == 0 || c->bucket_slots == 0 ||
+                       c->lanes_per_op <= c->bucket_slots,
+                   call, "config.lanes_per_op %u exceeds bucket_slots %u", c->lanes_per_op,
+                   c->bucket_slots);
+    return HIVE_SUCCESS;
+}
+
+/* AUTO becomes CUDA where a GPU is usable, else CPU; NULL for CUDA in a
+ * build without it. */
+static const hive_backend_ops *pick_backend(hive_config *c)
+{
+#ifdef HIVE_WITH_CUDA
+    if (c->backend == HIVE_BACKEND_AUTO)
+        c->backend = hive_cuda_device_usable(c->device) ? HIVE_BACKEND_CUDA : HIVE_BACKEND_CPU;
+    if (c->backend == HIVE_BACKEND_CUDA)
+        return &hive_cuda_backend;
+#else
+    if (c->backend == HIVE_BACKEND_AUTO)
+        c->backend = HIVE_BACKEND_CPU;
+    if (c->backend == HIVE_BACKEND_CUDA)
+        return NULL;
+#endif
+    return &hive_cpu_backend;
+}
+
+/* The geometry a table gets where its config leaves it at 0.  On the GPU a
+ * bucket of 4 slots (one 32-byte sector for KV32) probed by one thread per
+ * key: the fastest finds measured, inserts close behind (docs/design.md §1).  On the
+ * CPU a bucket is one 64-byte cache line, and one thread always carries a
+ * whole key (lanes_per_op is a CUDA knob). */
+static void resolve_geometry(hive_config *c)
+{
+    if (c->bucket_slots == 0)
+        c->bucket_slots = c->backend == HIVE_BACKEND_CUDA ? 4u : c->key_width == HIVE_KV64 ? 4u : 8u;
+    if (c->lanes_per_op == 0)
+        c->lanes_per_op = 1;
+}
+
+hive_status hive_config_resolve(const hive_config *config, hive_config *resolved,
+                                const hive_backend_ops **ops)
+{
+    HIVE_TRY(check_config(config));
+    hive_config c = *config;
+    if (c.threads == 0) {
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        c.threads = cores > 0 ? (uint32_t)cores : 1u;
+    }
+    *ops = pick_backend(&c);
+    if (*ops == NULL)
+        return hive_fail(HIVE_ERROR_UNSUPPORTED, "hive_create",
+                         "this build of hive has no CUDA backend (built with HIVE_WITH_CUDA=OFF)");
+    resolve_geometry(&c);
+    *resolved = c;
+    return HIVE_SUCCESS;
+}

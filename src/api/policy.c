@@ -1,0 +1,316 @@
+/* policy.c — what api does around a backend's work, the same on every
+ * backend: growth before a batch that may insert (and for keys that found no
+ * room), relief of a crowded stash, shrinking after erases, the size. */
+#include <math.h>
+
+#include "api/table.h"
+#include "base/check.h"
+
+/* ---------------------------------------------------------------- sizing */
+
+static hive_shape shape_of(const hive_table *t)
+{
+    hive_shape shape;
+    t->ops->shape(t->impl, &shape);
+    return shape;
+}
+
+uint64_t hive_policy_capacity(const hive_table *t) { return shape_of(t).buckets * t->config.bucket_slots; }
+
+/* The resize driver (src/resize.c) on this table; the resize lock is held
+ * for writing. */
+static hive_status resize_to(hive_table *t, uint64_t slots, hive_stream stream)
+{
+    return hive_resize(t->ops, t->impl, &t->config, &t->resized, slots, stream);
+}
+
+static hive_status compact(hive_table *t, hive_stream stream)
+{
+    return hive_compact(t->ops, t->impl, &t->config, &t->resized, stream);
+}
+
+static uint64_t slots_for(const hive_table *t, uint64_t keys)
+{
+    double slots = ceil((double)keys / t->config.max_load_factor);
+    return slots > (double)HIVE_MAX_SLOTS ? HIVE_MAX_SLOTS : (uint64_t)slots;
+}
+
+/* The capacity an automatic growth to at least `want` slots asks for: twice
+ * the current one if that is more.  Doubling keeps a table's growth
+ * amortised O(1) per key, keeps a power-of-two bucket count a power of two
+ * (linear hashing's buckets then all cover equal hash ranges: a table part
+ * way through a round has buckets of twice the load of the others, and near
+ * max_load_factor those overflow), and leaves the batch that grew the table
+ * room below the slow end of the load range. */
+static uint64_t growth_target(const hive_table *t, uint64_t want)
+{
+    uint64_t cap = hive_policy_capacity(t);
+    uint64_t doubled = cap > HIVE_MAX_SLOTS / 2 ? HIVE_MAX_SLOTS : 2 * cap;
+    return want > doubled ? want : doubled;
+}
+
+/* Grows to `slots`; called with the resize lock held for writing.  A grown
+ * table may try to shrink again at once (its buckets are new). */
+static hive_status grow_locked(hive_table *t, uint64_t slots, hive_stream stream)
+{
+    hive_status s = resize_to(t, slots, stream);
+    if (s == HIVE_SUCCESS) {
+        __atomic_fetch_add(&t->grows, 1, __ATOMIC_SEQ_CST);
+        t->shrink_below = UINT64_MAX;
+    }
+    return s;
+}
+
+/* Makes room for `incoming` more keys under max_load_factor.  Called with the
+ * resize lock held for reading; returns with it held for reading. */
+static hive_status grow_for(hive_table *t, uint64_t incoming, hive_stream stream)
+{
+    uint64_t want = slots_for(t, __atomic_load_n(&t->size, __ATOMIC_SEQ_CST) + incoming);
+    if (want <= hive_policy_capacity(t))
+        return HIVE_SUCCESS;
+    pthread_rwlock_unlock(&t->resize_lock);
+    pthread_rwlock_wrlock(&t->resize_lock);
+    hive_status s = HIVE_SUCCESS;
+    want = slots_for(t, __atomic_load_n(&t->size, __ATOMIC_SEQ_CST) + incoming); /* others may have grown it */
+    if (want > hive_policy_capacity(t))
+        s = grow_locked(t, growth_target(t, want), stream);
+    pthread_rwlock_unlock(&t->resize_lock);
+    pthread_rwlock_rdlock(&t->resize_lock);
+    return s;
+}
+
+/* Shrinks after erases when the load falls under min_load_factor, to a load
+ * half way between the two bounds, never under the initial capacity.  A
+ * shrink that stops short (a merge step that cannot place every pair is
+ * undone, designs/hive/resize_body.h: keys crowded into few buckets) is counted, and
+ * the next is tried only once the size has halved (or after a grow or a
+ * clear), not on every erasing call.  Called with no lock held. */
+static hive_status shrink_if_sparse(hive_table *t, hive_stream stream)
+{
+    double min_lf = t->config.min_load_factor;
+    if (min_lf <= 0.0)
+        return HIVE_SUCCESS;
+    pthread_rwlock_wrlock(&t->resize_lock);
+    hive_status s = HIVE_SUCCESS;
+    uint64_t cap = hive_policy_capacity(t);
+    uint64_t size = __atomic_load_n(&t->size, __ATOMIC_SEQ_CST);
+    if ((double)size < min_lf * (double)cap && cap > t->config.initial_capacity &&
+        size < t->shrink_below) {
+        double target_lf = (min_lf + t->config.max_load_factor) / 2;
+        uint64_t want = (uint64_t)ceil((double)size / target_lf);
+        if (want < t->config.initial_capacity)
+            want = t->config.initial_capacity;
+        if (want < cap) {
+            s = resize_to(t, want, stream);
+            uint64_t now = hive_policy_capacity(t);
+            if (s == HIVE_SUCCESS && now < cap)
+                __atomic_fetch_add(&t->shrinks, 1, __ATOMIC_SEQ_CST);
+            /* The initial capacity is at least the base of linear hashing
+             * (core/index.h), so nothing but an undone step stops a shrink
+             * above the whole buckets of `want`. */
+            uint64_t S = t->config.bucket_slots;
+            if (s == HIVE_SUCCESS && now > (want + S - 1) / S * S) {
+                __atomic_fetch_add(&t->shrinks_undone, 1, __ATOMIC_SEQ_CST);
+                t->shrink_below = size / 2;
+            }
+            if (s == HIVE_ERROR_OUT_OF_MEMORY || s == HIVE_ERROR_TABLE_FULL) {
+                hive_clear_error(); /* the table is intact, and staying large is harmless */
+                s = HIVE_SUCCESS;
+            }
+        }
+    }
+    pthread_rwlock_unlock(&t->resize_lock);
+    return s;
+}
+
+/* Empties a crowded stash (and gives back the memory of a stash enlarged
+ * for crowded keys once erases have emptied it): compaction turns the buckets' tombstones back
+ * into free slots, the stash's pairs move into their buckets where there is
+ * room, and the stash is resized to hold what stays with room to spare
+ * (resize.h, hive_compact).  A stash still crowded after that has reached its
+ * cap (a quarter of the table), and only then does the table double, where
+ * the split buckets take more of the pairs: keys crowded into a few buckets
+ * (docs/design.md, "Crowding") should not double the memory of a table
+ * that is mostly empty.  Without this, churn at a fixed capacity fills the
+ * stash: its pairs leave only when erased.  Called with no lock held. */
+static hive_status relieve_stash(hive_table *t, hive_stream stream)
+{
+    pthread_rwlock_wrlock(&t->resize_lock);
+    hive_status s = compact(t, stream);
+    hive_shape shape = shape_of(t);
+    uint64_t live = 0, capacity = shape.buckets * t->config.bucket_slots;
+    if (s == HIVE_SUCCESS)
+        s = t->ops->stash_live(t->impl, &live);
+    if (s == HIVE_SUCCESS && 2 * live > shape.stash_buckets * t->config.bucket_slots &&
+        capacity < HIVE_MAX_SLOTS)
+        s = grow_locked(t, growth_target(t, capacity + 1), stream);
+    pthread_rwlock_unlock(&t->resize_lock);
+    if (s == HIVE_ERROR_OUT_OF_MEMORY || s == HIVE_ERROR_TABLE_FULL) {
+        hive_clear_error(); /* the batch succeeded and the table is intact: the stash stays full */
+        return HIVE_SUCCESS;
+    }
+    return s;
+}
+
+/* After a batch, with the resize lock held for reading: whether its stash
+ * needs relief, being crowded (over half full) or, enlarged for crowded keys
+ * once, now twice what its pairs need (resize.c's rule; erases emptied it).
+ * Only a batch that stashed can crowd the stash, and only one that erased
+ * from an enlarged stash can leave it oversized: the others need not read
+ * the stash's count (on the GPU a second wait). */
+static hive_status stash_needs_relief(hive_table *t, const hive_batch_outcome *o, int *relieve)
+{
+    *relieve = 0;
+    hive_shape shape = shape_of(t);
+    int enlarged = hive_stash_is_oversized(&t->config, shape.buckets, shape.stash_buckets, 0);
+    if (o->steps[HIVE_OUTCOME_STASHED] == 0 && !(enlarged && o->erased != 0))
+        return HIVE_SUCCESS;
+    uint64_t live = 0;
+    HIVE_TRY(t->ops->stash_live(t->impl, &live));
+    *relieve = 2 * live > shape.stash_buckets * t->config.bucket_slots ||
+               (o->erased != 0 && hive_stash_is_oversized(&t->config, shape.buckets, shape.stash_buckets, live));
+    return HIVE_SUCCESS;
+}
+
+/* Adds what a batch (or a retry of its keys) did to the table's counts. */
+static void fold(hive_table *t, const hive_batch_outcome *o)
+{
+    __atomic_fetch_add(&t->size, o->inserted, __ATOMIC_SEQ_CST);
+    __atomic_fetch_sub(&t->size, o->erased, __ATOMIC_SEQ_CST);
+    for (int i = 0; i < 4; i++)
+        __atomic_fetch_add(&t->insert_steps[i], o->steps[i], __ATOMIC_RELAXED);
+    __atomic_fetch_add(&t->evictions, o->evictions, __ATOMIC_RELAXED);
+}
+
+/* `grow_failed`: the growth for keys rejected for room ran out of memory. */
+static hive_status outcome_status(const hive_batch_outcome *o, int grow_failed, const char *call)
+{
+    if (o->bad_ops)
+        return hive_fail(HIVE_ERROR_INVALID_ARGUMENT, call,
+                         "%llu elements had an op code outside hive_op and were skipped",
+                         (unsigned long long)o->bad_ops);
+    if (o->full)
+        return hive_fail(HIVE_ERROR_TABLE_FULL, call, "%llu keys found no room (%s)",
+                         (unsigned long long)o->full,
+                         grow_failed ? "and growing the table for them ran out of memory"
+                                        : "max_evictions and the stash exhausted, and the table at its largest");
+    if (o->reserved)
+        return hive_fail(HIVE_ERROR_RESERVED_KEY, call,
+                         "%llu keys were reserved sentinels (>= HIVE_KV*_RESERVED_MIN) and skipped",
+                         (unsigned long long)o->reserved);
+    return HIVE_SUCCESS;
+}
+
+/* Keys rejected for lack of room in a table that may still grow: double it
+ * and run those keys again, until they fit or memory runs out.  Near a
+ * high max_load_factor, or in a small table filled by one large batch, a few
+ * keys can find their two buckets, their eviction chains and their stash probe
+ * all full while the table as a whole is not.  In a table under half of
+ * max_load_factor, rejected keys are crowded into a few buckets rather than
+ * numerous: the first try compacts instead, which enlarges the stash for
+ * them (relieve_stash), and only a second rejection doubles the table. */
+static hive_status retry_full(hive_table *t, const hive_request *r, hive_batch_scratch *scratch,
+                              hive_batch_outcome *out, int *grow_failed, hive_stream stream)
+{
+    for (int tries = 0; out->full > 0; tries++) {
+        pthread_rwlock_wrlock(&t->resize_lock);
+        uint64_t cap = hive_policy_capacity(t);
+        int sparse = tries == 0 && t->config.stash_fraction > 0 &&
+                      (double)__atomic_load_n(&t->size, __ATOMIC_SEQ_CST) < t->config.max_load_factor / 2 * (double)cap;
+        hive_status s = sparse                 ? compact(t, stream)
+                        : cap >= HIVE_MAX_SLOTS ? HIVE_ERROR_TABLE_FULL
+                                                : grow_locked(t, growth_target(t, cap + 1), stream);
+        pthread_rwlock_unlock(&t->resize_lock);
+        if (s == HIVE_ERROR_OUT_OF_MEMORY || s == HIVE_ERROR_TABLE_FULL) {
+            hive_clear_error();
+            *grow_failed = s == HIVE_ERROR_OUT_OF_MEMORY;
+            return HIVE_SUCCESS; /* the keys stay rejected: outcome_status reports it */
+        }
+        if (s != HIVE_SUCCESS)
+            return s;
+        hive_batch_outcome again = {0};
+        pthread_rwlock_rdlock(&t->resize_lock);
+        s = t->ops->retry_full(t->impl, r, scratch, &again, stream);
+        if (s == HIVE_SUCCESS)
+            fold(t, &again);
+        pthread_rwlock_unlock(&t->resize_lock);
+        if (s != HIVE_SUCCESS)
+            return s;
+        out->inserted += again.inserted;
+        out->full = again.full;
+    }
+    return HIVE_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- batches */
+
+hive_status hive_policy_run(hive_table *t, const hive_request *request, int may_erase,
+                            hive_stream stream, const char *call)
+{
+    hive_batch_outcome out = {0};
+    hive_request r = *request;
+    /* Before anything runs: a batch that cannot have its scratch does nothing. */
+    hive_batch_scratch *scratch = NULL;
+    HIVE_TRY(t->ops->begin(t->impl, &r, &scratch, stream));
+    pthread_rwlock_rdlock(&t->resize_lock);
+    hive_status s = hive_refuse_if_broken(t, call);
+    if (s == HIVE_SUCCESS && hive_request_may_insert(&r)) {
+        /* How many keys the batch may add: every element, or every
+         * insert-type one (a cheap pass over the op codes); and, where that
+         * would grow the table, the ones whose key is absent now (a pass of
+         * finds), so that updates of present keys never grow it. */
+        uint64_t incoming = r.n;
+        uint64_t limit = (uint64_t)(t->config.max_load_factor * (double)hive_policy_capacity(t));
+        uint64_t size = __atomic_load_n(&t->size, __ATOMIC_SEQ_CST);
+        if (r.ops != NULL && size + incoming > limit)
+            s = t->ops->count_inserts(t->impl, &r, &incoming, stream);
+        if (s == HIVE_SUCCESS && size + incoming > limit)
+            s = t->ops->count_new(t->impl, &r, &incoming, stream);
+        if (s == HIVE_SUCCESS)
+            s = grow_for(t, incoming, stream);
+    }
+    r.size = __atomic_load_n(&t->size, __ATOMIC_SEQ_CST);
+    int relieve = 0, grow_failed = 0;
+    if (s == HIVE_SUCCESS)
+        s = t->ops->run(t->impl, &r, scratch, &out, stream);
+    if (s == HIVE_SUCCESS)
+        s = stash_needs_relief(t, &out, &relieve);
+    if (s == HIVE_SUCCESS)
+        fold(t, &out);
+    pthread_rwlock_unlock(&t->resize_lock);
+    if (s == HIVE_SUCCESS && out.full > 0)
+        s = retry_full(t, &r, scratch, &out, &grow_failed, stream);
+    t->ops->end(t->impl, scratch, stream);
+    if (s != HIVE_SUCCESS)
+        return s;
+    if (relieve)
+        HIVE_TRY(relieve_stash(t, stream));
+    if (may_erase && out.erased > 0)
+        HIVE_TRY(shrink_if_sparse(t, stream));
+    return outcome_status(&out, grow_failed, call);
+}
+
+hive_status hive_policy_reserve(hive_table *t, uint64_t keys, hive_stream stream)
+{
+    pthread_rwlock_wrlock(&t->resize_lock);
+    hive_status s = HIVE_SUCCESS;
+    uint64_t want = slots_for(t, keys);
+    if (want > hive_policy_capacity(t))
+        s = grow_locked(t, want, stream);
+    pthread_rwlock_unlock(&t->resize_lock);
+    return s;
+}
+
+hive_status hive_policy_clear(hive_table *t, hive_stream stream)
+{
+    __atomic_store_n(&t->size, 0, __ATOMIC_SEQ_CST);
+    t->shrink_below = UINT64_MAX;
+    /* A stash enlarged for crowded keys goes back to stash_fraction.  The
+     * table is cleared either way: a compaction that fails leaves it
+     * usable with its large stash, and the clear succeeded. */
+    hive_shape shape = shape_of(t);
+    if (hive_stash_is_oversized(&t->config, shape.buckets, shape.stash_buckets, 0) &&
+        compact(t, stream) != HIVE_SUCCESS)
+        hive_clear_error();
+    return HIVE_SUCCESS;
+}

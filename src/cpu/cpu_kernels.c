@@ -2,6 +2,7 @@
  * (cpu_kernels_body.h) instantiated for each key width. */
 #include <string.h>
 
+#include "core/batch.h"
 #include "core/marks.h"
 #include "cpu_table.h"
 

@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 
+#include "core/batch.h"
 #include "core/marks.h"
 #include "designs/hive/protocol.h"
 #include "cuda_table.h"

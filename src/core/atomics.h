@@ -12,7 +12,16 @@
 #ifndef HIVE_CORE_ATOMICS_H
 #define HIVE_CORE_ATOMICS_H
 
+#include <assert.h>
 #include <stdint.h>
+
+/* A KV64 slot (core/slot.h): key in the low word, value in the high one,
+ * read and written whole by the 16-byte atomics below, on either side. */
+typedef unsigned __int128 hive_u128;
+static_assert(sizeof(hive_u128) == 16, "a KV64 slot is one 16-byte atomic");
+/* Always defined: both sides have 16-byte slots.  designs/hive/protocol.h
+ * still tests it around its KV64 instance. */
+#define HIVE_HAVE_SLOT128 1
 
 #if defined(__CUDACC__)
 /* ------------------------------------------------------------ CUDA device
@@ -55,9 +64,6 @@ HIVE_PROTO uint64_t hive_add_u64(uint64_t *p, uint64_t d)
 /* KV64 slots: one 16-byte access publishes or reads a whole pair (sm_90:
  * ld.b128 and atom.cas.b128, PTX 8.3), so a reader never sees a key with
  * half of another value. */
-#define HIVE_HAVE_SLOT128 1
-typedef unsigned __int128 hive_u128;
-
 HIVE_PROTO hive_u128 hive_load128(const hive_u128 *p)
 {
     uint64_t lo, hi;
@@ -149,9 +155,6 @@ HIVE_PROTO uint64_t hive_cas64(uint64_t *p, uint64_t expected, uint64_t desired)
 HIVE_PROTO void hive_fence(void) {}
 
 /* KV64 slots: 16-byte atomics (cmpxchg16b through libatomic on x86-64). */
-#define HIVE_HAVE_SLOT128 1
-typedef unsigned __int128 hive_u128;
-
 HIVE_PROTO hive_u128 hive_load128(const hive_u128 *p)
 {
     hive_u128 v;

@@ -1,12 +1,14 @@
-/* batch.h — what every backend's batch loops share: for now, the checks that
- * tie core/outcome.h's codes to hive.h's enums (this header sees both).
- * Plain C11, and CUDA device code. */
+/* batch.h — what every backend's batch loops share around one element
+ * (core/batch_body.h): the op of element i, the counters of a batch's
+ * outcomes, and the checks that tie core/outcome.h's codes to hive.h's
+ * enums (this header sees both).  Plain C11, and CUDA device code. */
 #ifndef HIVE_CORE_BATCH_H
 #define HIVE_CORE_BATCH_H
 
 #include <assert.h>
 #include <stdint.h>
 
+#include "atomics.h"
 #include "backend.h"
 #include "outcome.h"
 
@@ -31,5 +33,27 @@ static_assert(HIVE_CMB_MAX == HIVE_COMBINE_MAX, "hive_combine");
 /* The kernels read an op byte above HIVE_OP_ERASE as a bad one. */
 static_assert(HIVE_OP_FIND == 0 && HIVE_OP_INSERT == 1 && HIVE_OP_UPSERT == 2 && HIVE_OP_ERASE == 3,
               "hive_op: the valid op codes are 0 to HIVE_OP_ERASE");
+
+/* What a batch counts, by outcome: the CUDA kernels' tallies and counter
+ * blocks are arrays of these; the CPU's tally (cpu_table.h) keeps them in
+ * fields of its own. */
+enum {
+    HIVE_CTR_INSERTED,
+    HIVE_CTR_ERASED,
+    HIVE_CTR_RESERVED,
+    HIVE_CTR_FULL,
+    HIVE_CTR_BAD_OPS,
+    HIVE_CTR_STEP0, /* .. HIVE_CTR_STEP0 + 3: insert steps (HIVE_STEP_*) */
+    HIVE_CTR_EVICTIONS = HIVE_CTR_STEP0 + 4,
+    HIVE_CTR_DEFERRED, /* inserts whose locked part a batch kernel left to hive_deferred_* */
+    HIVE_CTR_DEFERRED_DEEP, /* of those, the ones left to hive_deferred_deep_* */
+    HIVE_CTR_COUNT
+};
+
+/* The op of element i: its byte of a mixed batch, or the batch's own. */
+HIVE_PROTO int hive_batch_op(const hive_batch *b, uint64_t i)
+{
+    return b->ops != NULL ? (int)b->ops[i] : (int)b->op;
+}
 
 #endif

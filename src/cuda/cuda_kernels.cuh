@@ -28,87 +28,57 @@ static __device__ __forceinline__ void hive_tally_flush(const hive_tally *t, uin
     }
 }
 
-/* One element of a batch, carried out by one thread (SUFFIX kv32 or kv64,
- * GEOM the slots per bucket) or by a tile (SUFFIX kv32_tile, GEOM a
- * hive_geom).  Every lane of a tile computes the same outcome; its first lane
- * writes the outputs and tallies.  K is the key and value type.  PART: 0 the
- * whole operation; 1 only the lock-free part of an insert, which returns
- * HIVE_R_DEFER for a key that needs the locked part and counts it; 2 only the
- * short locked part, for such a key, which returns HIVE_R_DEFER_DEEP for one
- * it cannot place and counts it; 3 the locked part for those, from the second
- * level of the eviction search on (HIVE_EVICT_TWO_MOVES: the first found
- * nothing moments before).  Returns the outcome (HIVE_R_*); the kernels keep
- * the batch's marks (core/marks.h) from it. */
-#define HIVE_DEFINE_ONE(name, GEOM_T, SUFFIX, WRITER, K, RESERVED)                          \
-    static __device__ __forceinline__ int name(const hive_view *v, GEOM_T geom,             \
-                                                const hive_batch *b, uint64_t i, int op,     \
-                                                hive_tally *t, int part)                     \
-    {                                                                                        \
-        K key = ((const K *)b->keys)[i];                                                     \
-        int writer = (WRITER);                                                               \
-        int r;                                                                               \
-        if (RESERVED(key) && (unsigned)op <= HIVE_OP_ERASE) { /* a bad op code wins */      \
-            r = HIVE_R_REJECTED_RESERVED;                                                    \
-            t->c[HIVE_CTR_RESERVED] += writer;                                               \
-            if (writer && op == HIVE_OP_FIND && b->found != NULL)                            \
-                b->found[i] = 0;                                                             \
-        } else if (op == HIVE_OP_FIND) {                                                     \
-            K value;                                                                         \
-            r = hive_find_##SUFFIX(v, geom, key, &value);                                    \
-            if (writer && r == HIVE_R_FOUND && b->values_out != NULL)                        \
-                ((K *)b->values_out)[i] = value;                                             \
-            if (writer && b->found != NULL)                                                  \
-                b->found[i] = r == HIVE_R_FOUND;                                             \
-        } else if (op == HIVE_OP_INSERT || op == HIVE_OP_UPSERT) {                           \
-            int step;                                                                        \
-            uint32_t moves = 0;                                                              \
-            int mode = op == HIVE_OP_INSERT ? HIVE_CMB_KEEP : (int)b->combine;               \
-            K val = ((const K *)b->values_in)[i];                                            \
-            uint32_t h1 = hive_hash1_##SUFFIX(key), h2 = hive_hash2_##SUFFIX(key);           \
-            r = part >= 2 ? HIVE_R_DEFER                                                     \
-                          : hive_upsert_lockfree_##SUFFIX(v, geom, key, h1, h2, val, mode, &step); \
-            if (r == HIVE_R_DEFER && part != 1)                                              \
-                r = hive_upsert_deferred_##SUFFIX(v, geom, key, h1, h2, val, mode,               \
-                                                  part == 2 ? HIVE_EVICT_ONE_MOVE                \
-                                                  : part == 3 ? HIVE_EVICT_TWO_MOVES             \
-                                                              : HIVE_EVICT_ALL, &step,           \
-                                                  &moves);                                   \
-            if (r == HIVE_R_DEFER) {                                                         \
-                t->c[HIVE_CTR_DEFERRED] += writer;                                           \
-            } else if (r == HIVE_R_DEFER_DEEP) {                                             \
-                t->c[HIVE_CTR_DEFERRED_DEEP] += writer;                                      \
-            } else if (r == HIVE_R_REJECTED_FULL) {                                          \
-                t->c[HIVE_CTR_FULL] += writer;                                               \
-            } else {                                                                         \
-                /* Constant indices keep the tally in registers (indexed by `step`, it      \
-                 * lived in local memory: 48 bytes of stack in the batch kernels); the       \
-                 * deferred kernels, whose tallies are in shared memory, index them. */      \
-                if (part >= 2)                                                               \
-                    t->c[HIVE_CTR_STEP0 + step] += writer;                                   \
-                else                                                                         \
-                    _Pragma("unroll") for (int s_ = 0; s_ < 4; s_++)                         \
-                        t->c[HIVE_CTR_STEP0 + s_] += writer && step == s_;                   \
-                t->c[HIVE_CTR_EVICTIONS] += writer ? moves : 0;                              \
-                if (r == HIVE_R_INSERTED)                                                    \
-                    t->c[HIVE_CTR_INSERTED] += writer;                                       \
-            }                                                                                \
-        } else if (op == HIVE_OP_ERASE) {                                                    \
-            r = hive_erase_##SUFFIX(v, geom, key);                                           \
-            if (r == HIVE_R_ERASED)                                                          \
-                t->c[HIVE_CTR_ERASED] += writer;                                             \
-        } else {                                                                             \
-            r = 0; /* HIVE_RESULT_NONE */                                                    \
-            t->c[HIVE_CTR_BAD_OPS] += writer;                                                \
-        }                                                                                    \
-        if (writer && b->results != NULL)                                                    \
-            b->results[i] = (uint8_t)r;                                                      \
-        return r;                                                                            \
-    }
+static __device__ __forceinline__ void hive_tally_add(hive_tally *t, int c, uint32_t n) { t->c[c] += n; }
 
-HIVE_DEFINE_ONE(hive_dict_one_kv32, uint32_t, kv32, 1, uint32_t, hive_k32_reserved)
-HIVE_DEFINE_ONE(hive_dict_one_kv64, uint32_t, kv64, 1, uint64_t, hive_k64_reserved)
-HIVE_DEFINE_ONE(hive_dict_one_kv32_tile, hive_geom, kv32_tile, hive_tile_first(geom), uint32_t,
-                hive_k32_reserved)
+/* One element of a batch (core/batch_body.h), carried out by one thread
+ * (kv32, kv64: a geometry is the slots per bucket) or by a tile (kv32_tile:
+ * a hive_geom), whose first lane writes the outputs and counts. */
+#define B_SUFFIX(name) name##_kv32
+#define B_KEY uint32_t
+#define B_GEOM uint32_t
+#define B_WRITER(geom) 1
+#define B_RESERVED(k) hive_k32_reserved(k)
+#define B_TALLY hive_tally
+#define B_COUNT(t, c, n) hive_tally_add((t), (c), (n))
+#include "core/batch_body.h"
+
+#define B_SUFFIX(name) name##_kv64
+#define B_KEY uint64_t
+#define B_GEOM uint32_t
+#define B_WRITER(geom) 1
+#define B_RESERVED(k) hive_k64_reserved(k)
+#define B_TALLY hive_tally
+#define B_COUNT(t, c, n) hive_tally_add((t), (c), (n))
+#include "core/batch_body.h"
+
+#define B_SUFFIX(name) name##_kv32_tile
+#define B_KEY uint32_t
+#define B_GEOM hive_geom
+#define B_WRITER(geom) hive_tile_first(geom)
+#define B_RESERVED(k) hive_k32_reserved(k)
+#define B_TALLY hive_tally
+#define B_COUNT(t, c, n) hive_tally_add((t), (c), (n))
+#include "core/batch_body.h"
+
+/* Element i of a batch (PART: see hive_batch_one). */
+static __device__ __forceinline__ int hive_dict_one_kv32(const hive_view *v, uint32_t S, const hive_batch *b,
+                                                         uint64_t i, int op, hive_tally *t, int part)
+{
+    return hive_batch_one_kv32(v, S, b, i, op, NULL, t, part);
+}
+
+static __device__ __forceinline__ int hive_dict_one_kv64(const hive_view *v, uint32_t S, const hive_batch *b,
+                                                         uint64_t i, int op, hive_tally *t, int part)
+{
+    return hive_batch_one_kv64(v, S, b, i, op, NULL, t, part);
+}
+
+static __device__ __forceinline__ int hive_dict_one_kv32_tile(const hive_view *v, hive_geom g,
+                                                              const hive_batch *b, uint64_t i, int op,
+                                                              hive_tally *t, int part)
+{
+    return hive_batch_one_kv32_tile(v, g, b, i, op, NULL, t, part);
+}
 
 /* Blocks per SM of the insert kernel (the lock-free pass of a uniform insert
  * batch; cuda_batch.cu caps its grid there) on a table of more than twice
@@ -169,7 +139,7 @@ HIVE_DEFINE_ONE(hive_dict_one_kv32_tile, hive_geom, kv32_tile, hive_tile_first(g
  * key, in two launches: NAME runs the keys marked in ROW of the batch's marks
  * (core/marks.h), or, in a batch without marks, those whose result is MARK
  * (counted in counters[CTR]), through PART of the locked path (see
- * HIVE_DEFINE_ONE).  The short launch (PART 2) marks unfinished the keys it
+ * hive_batch_one).  The short launch (PART 2) marks unfinished the keys it
  * leaves to the deep one; the deep launch (PART 3) clears the mark of every
  * key it places, so that only those rejected for room keep it.
  * The first launch takes every deferred key through the short locked path

@@ -4,27 +4,40 @@
  * compile in parallel. */
 #include "cuda_kernels.cuh"
 
-HIVE_DEFINE_BATCH_KERNELS(32, 4)
-HIVE_DEFINE_BATCH_KERNELS(32, 8)
-HIVE_DEFINE_BATCH_KERNELS(32, 16)
-HIVE_DEFINE_BATCH_KERNELS(32, 32)
-HIVE_DEFINE_HINT_KERNEL(hive_full_hint_kv32_s4, 4)
-HIVE_DEFINE_HINT_KERNEL(hive_full_hint_kv32_s8, 8)
-HIVE_DEFINE_HINT_KERNEL(hive_full_hint_kv32_s16, 16)
-HIVE_DEFINE_HINT_KERNEL(hive_full_hint_kv32_s32, 32)
-HIVE_DEFINE_TILE_KERNELS(8, 4)
-HIVE_DEFINE_TILE_KERNELS(16, 8)
-HIVE_DEFINE_TILE_KERNELS(32, 8)
-HIVE_DEFINE_TILE_KERNELS(32, 32)
-HIVE_DEFINE_RESIZE_KERNEL(32, 4)
-HIVE_DEFINE_RESIZE_KERNEL(32, 8)
-HIVE_DEFINE_RESIZE_KERNEL(32, 16)
-HIVE_DEFINE_RESIZE_KERNEL(32, 32)
-HIVE_DEFINE_RETRY_KERNEL(32, 4)
-HIVE_DEFINE_RETRY_KERNEL(32, 8)
-HIVE_DEFINE_RETRY_KERNEL(32, 16)
-HIVE_DEFINE_RETRY_KERNEL(32, 32)
-HIVE_DEFINE_EXPORT_KERNEL(32, uint32_t)
+#define K_W 32
+#define K_SUFFIX(name) name##_kv32
+#define K_KEY uint32_t
+#define K_SLOT_WORDS 1
+#define K_SLOT_KEY(s) hive_slot_key32(*(s))
+#define K_SLOT_VALUE(s) hive_slot_value32(*(s))
+#define K_RESERVED(k) hive_k32_reserved(k)
+#define K_TILES 1
+#define K_FULL_HINT 1
+#include "cuda_kernels_body.cuh"
+
+/* One thread per key. */
+#define K_S 4
+#include "cuda_kernels_bucket.cuh"
+#define K_S 8
+#include "cuda_kernels_bucket.cuh"
+#define K_S 16
+#include "cuda_kernels_bucket.cuh"
+#define K_S 32
+#include "cuda_kernels_bucket.cuh"
+
+/* Tiles of K_T lanes per key. */
+#define K_S 8
+#define K_T 4
+#include "cuda_kernels_tile.cuh"
+#define K_S 16
+#define K_T 8
+#include "cuda_kernels_tile.cuh"
+#define K_S 32
+#define K_T 8
+#include "cuda_kernels_tile.cuh"
+#define K_S 32
+#define K_T 32
+#include "cuda_kernels_tile.cuh"
 
 #define THREADS(S)                                                                         \
     {32, S, 1, hive_find_kv32_s##S, hive_upsert_kv32_s##S, hive_erase_kv32_s##S,           \

@@ -2,19 +2,25 @@
  * slots, published by one 128-bit CAS: sm_90), one thread per key, 4 to 32 slots per bucket. */
 #include "cuda_kernels.cuh"
 
-HIVE_DEFINE_BATCH_KERNELS(64, 4)
-HIVE_DEFINE_BATCH_KERNELS(64, 8)
-HIVE_DEFINE_BATCH_KERNELS(64, 16)
-HIVE_DEFINE_BATCH_KERNELS(64, 32)
-HIVE_DEFINE_RESIZE_KERNEL(64, 4)
-HIVE_DEFINE_RESIZE_KERNEL(64, 8)
-HIVE_DEFINE_RESIZE_KERNEL(64, 16)
-HIVE_DEFINE_RESIZE_KERNEL(64, 32)
-HIVE_DEFINE_RETRY_KERNEL(64, 4)
-HIVE_DEFINE_RETRY_KERNEL(64, 8)
-HIVE_DEFINE_RETRY_KERNEL(64, 16)
-HIVE_DEFINE_RETRY_KERNEL(64, 32)
-HIVE_DEFINE_EXPORT_KERNEL(64, uint64_t)
+#define K_W 64
+#define K_SUFFIX(name) name##_kv64
+#define K_KEY uint64_t
+#define K_SLOT_WORDS 2
+#define K_SLOT_KEY(s) ((s)[0])
+#define K_SLOT_VALUE(s) ((s)[1])
+#define K_RESERVED(k) hive_k64_reserved(k)
+#define K_TILES 0
+#define K_FULL_HINT 0
+#include "cuda_kernels_body.cuh"
+
+#define K_S 4
+#include "cuda_kernels_bucket.cuh"
+#define K_S 8
+#include "cuda_kernels_bucket.cuh"
+#define K_S 16
+#include "cuda_kernels_bucket.cuh"
+#define K_S 32
+#include "cuda_kernels_bucket.cuh"
 
 #define THREADS(S)                                                                         \
     {64, S, 1, hive_find_kv64_s##S, hive_upsert_kv64_s##S, hive_erase_kv64_s##S,           \

@@ -128,10 +128,10 @@ static uint64_t K_SUFFIX(export_pairs)(const hive_cpu_store *s, uint32_t S, void
 }
 
 const hive_cpu_kernels K_SUFFIX(hive_cpu_kernels) = {
-    K_SUFFIX(run_range),
-    K_SUFFIX(count_new_range),
-    K_SUFFIX(resize_range),
-    K_SUFFIX(export_pairs),
+    .run_range = K_SUFFIX(run_range),
+    .count_new_range = K_SUFFIX(count_new_range),
+    .resize_range = K_SUFFIX(resize_range),
+    .export_pairs = K_SUFFIX(export_pairs),
 };
 
 #undef K_PREFETCH_AHEAD

@@ -22,12 +22,17 @@
 #define K_S 32
 #include "cuda_kernels_bucket.cuh"
 
-#define THREADS(S)                                                                         \
-    {64, S, 1, hive_find_kv64_s##S, hive_upsert_kv64_s##S, hive_erase_kv64_s##S,           \
-     hive_mixed_kv64_s##S, hive_deferred_kv64_s##S, hive_deferred_deep_kv64_s##S, NULL,   \
-     hive_retry_kv64_s##S, hive_resize_kv64_s##S, (hive_export_kernel)hive_export_kv64}
+/* The table that hive_cuda_kernels (cuda_batch.cu) looks geometries up in,
+ * ending in a row of width 0: buckets of s slots, one thread per key (KV64
+ * tables take no full bits). */
+#define THREADS(s)                                                                                  \
+    {.width = 64, .S = s, .T = 1, .find = hive_find_kv64_s##s, .upsert = hive_upsert_kv64_s##s,     \
+     .erase = hive_erase_kv64_s##s, .mixed = hive_mixed_kv64_s##s,                                  \
+     .deferred = hive_deferred_kv64_s##s, .deferred_deep = hive_deferred_deep_kv64_s##s,            \
+     .retry = hive_retry_kv64_s##s, .resize = hive_resize_kv64_s##s,                                \
+     .export_pairs = (hive_export_kernel)hive_export_kv64}
 
 extern const hive_geometry_kernels hive_cuda_kernels64[] = {
     THREADS(4), THREADS(8), THREADS(16), THREADS(32),
-    {0, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL},
+    {.width = 0},
 };

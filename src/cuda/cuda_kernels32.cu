@@ -15,16 +15,6 @@
 #define K_FULL_HINT 1
 #include "cuda_kernels_body.cuh"
 
-/* One thread per key. */
-#define K_S 4
-#include "cuda_kernels_bucket.cuh"
-#define K_S 8
-#include "cuda_kernels_bucket.cuh"
-#define K_S 16
-#include "cuda_kernels_bucket.cuh"
-#define K_S 32
-#include "cuda_kernels_bucket.cuh"
-
 /* Tiles of K_T lanes per key. */
 #define K_S 8
 #define K_T 4

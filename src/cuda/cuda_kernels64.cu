@@ -13,15 +13,6 @@
 #define K_FULL_HINT 0
 #include "cuda_kernels_body.cuh"
 
-#define K_S 4
-#include "cuda_kernels_bucket.cuh"
-#define K_S 8
-#include "cuda_kernels_bucket.cuh"
-#define K_S 16
-#include "cuda_kernels_bucket.cuh"
-#define K_S 32
-#include "cuda_kernels_bucket.cuh"
-
 /* The table that hive_cuda_kernels (cuda_batch.cu) looks geometries up in,
  * ending in a row of width 0: buckets of s slots, one thread per key (KV64
  * tables take no full bits). */

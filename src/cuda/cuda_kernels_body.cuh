@@ -1,9 +1,9 @@
-/* cuda_kernels_body.cuh — the loops of the CUDA kernels of one key width,
- * and its export kernel.  Included by cuda_kernels32.cu and cuda_kernels64.cu
- * only, once, after cuda_kernels.cuh, with K_* defined; the kernels of each
- * bucket size and tile geometry (cuda_kernels_bucket.cuh,
- * cuda_kernels_tile.cuh) call these loops with their geometry as constants.
- * No include guard on purpose.
+/* cuda_kernels_body.cuh — the CUDA kernels of one key width: the loops, the
+ * export kernel, and (at the end) the kernels of each bucket size
+ * (cuda_kernels_bucket.cuh), which call the loops with their geometry as
+ * constants.  Included by cuda_kernels32.cu and cuda_kernels64.cu only, once,
+ * after cuda_kernels.cuh, with K_* defined; the KV32 tile kernels
+ * (cuda_kernels_tile.cuh) come after it.  No include guard on purpose.
  *
  *   K_W                      key bits, 32 or 64 (in the kernels' names)
  *   K_SUFFIX(name)           name##_kv32 / name##_kv64 (also names the protocol's functions)
@@ -281,3 +281,13 @@ static __device__ __forceinline__ void hive_tile_pass_kv32(hive_view v, uint32_t
     hive_tally_flush(&t, counters);
 }
 #endif
+
+/* The kernels of every bucket size, one thread per key. */
+#define K_S 4
+#include "cuda_kernels_bucket.cuh"
+#define K_S 8
+#include "cuda_kernels_bucket.cuh"
+#define K_S 16
+#include "cuda_kernels_bucket.cuh"
+#define K_S 32
+#include "cuda_kernels_bucket.cuh"

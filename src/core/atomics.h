@@ -19,6 +19,9 @@
  * read and written whole by the 16-byte atomics below, on either side. */
 typedef unsigned __int128 hive_u128;
 static_assert(sizeof(hive_u128) == 16, "a KV64 slot is one 16-byte atomic");
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "a KV64 slot's low half, its key, must be its first word (both sides read it as two words)"
+#endif
 /* Always defined: both sides have 16-byte slots.  designs/hive/protocol.h
  * still tests it around its KV64 instance. */
 #define HIVE_HAVE_SLOT128 1
@@ -102,7 +105,7 @@ HIVE_PROTO void hive_clear_u32(uint32_t *p, uint32_t bits) { atomicAnd(p, ~bits)
 
 /* An acquire RMW, so that the holder's reads come after the lock: on sm_90
  * the atomic and an L1 invalidation, not the full fence that an atomicOr
- * followed by fence.acq_rel costs (bench/NOTES.md item 45). */
+ * followed by fence.acq_rel costs (docs/perf.md). */
 HIVE_PROTO int hive_lock_try(uint32_t *word, uint32_t bit)
 {
     uint32_t old;
@@ -115,7 +118,7 @@ HIVE_PROTO int hive_lock_try(uint32_t *word, uint32_t bit)
  * acquire loads (NVIDIA's atomics ABI maps an acquire load to either form).
  * On sm_90 it compiles to an L1 invalidation (CCTL.IVALL) alone, where
  * fence.acq_rel adds MEMBAR.ALL.GPU and ERRBAR, which wait for every earlier
- * access of the thread, its stores included (bench/NOTES.md item 47). */
+ * access of the thread, its stores included (docs/perf.md). */
 HIVE_PROTO void hive_order_reads(void) { asm volatile("fence.acquire.gpu;" ::: "memory"); }
 
 /* For a caller that has just issued hive_fence(): that fence is the release. */

@@ -2,10 +2,11 @@
  * (cuda_batch.cu) share: a thread's outcome tallies, the kernels' blocks per
  * SM, and the names of the kernels of a geometry.
  *
- * The kernels are written once, in cuda_kernels_body.cuh (the loops of one
- * key width), cuda_kernels_bucket.cuh (the kernels of one bucket size) and
- * cuda_kernels_tile.cuh (those of one tile geometry), which
- * cuda_kernels32.cu and cuda_kernels64.cu include with the width #defined.
+ * The kernels are written once: cuda_kernels_body.cuh holds the loops of one
+ * key width and includes cuda_kernels_bucket.cuh (the kernels of one bucket
+ * size) for each size; cuda_kernels32.cu and cuda_kernels64.cu include it
+ * with the width #defined, and the first adds cuda_kernels_tile.cuh (the
+ * kernels of one KV32 tile geometry) for each tile geometry.
  * Each is a grid-stride loop over one batch element (core/batch_body.h), one
  * thread (or tile) per key, launched from cuda_batch.cu on the caller's
  * stream.  Per-key outcomes are tallied in registers (in shared memory in

@@ -12,7 +12,19 @@
 #ifndef HIVE_CORE_ATOMICS_H
 #define HIVE_CORE_ATOMICS_H
 
+#include <assert.h>
 #include <stdint.h>
+
+/* A KV64 slot (core/slot.h): key in the low word, value in the high one,
+ * read and written whole by the 16-byte atomics below, on either side. */
+typedef unsigned __int128 hive_u128;
+static_assert(sizeof(hive_u128) == 16, "a KV64 slot is one 16-byte atomic");
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "a KV64 slot's low half, its key, must be its first word (both sides read it as two words)"
+#endif
+/* Always defined: both sides have 16-byte slots.  designs/hive/protocol.h
+ * still tests it around its KV64 instance. */
+#define HIVE_HAVE_SLOT128 1
 
 #if defined(__CUDACC__)
 /* ------------------------------------------------------------ CUDA device
@@ -55,9 +67,6 @@ HIVE_PROTO uint64_t hive_add_u64(uint64_t *p, uint64_t d)
 /* KV64 slots: one 16-byte access publishes or reads a whole pair (sm_90:
  * ld.b128 and atom.cas.b128, PTX 8.3), so a reader never sees a key with
  * half of another value. */
-#define HIVE_HAVE_SLOT128 1
-typedef unsigned __int128 hive_u128;
-
 HIVE_PROTO hive_u128 hive_load128(const hive_u128 *p)
 {
     uint64_t lo, hi;
@@ -96,7 +105,7 @@ HIVE_PROTO void hive_clear_u32(uint32_t *p, uint32_t bits) { atomicAnd(p, ~bits)
 
 /* An acquire RMW, so that the holder's reads come after the lock: on sm_90
  * the atomic and an L1 invalidation, not the full fence that an atomicOr
- * followed by fence.acq_rel costs (bench/NOTES.md item 45). */
+ * followed by fence.acq_rel costs (docs/perf.md). */
 HIVE_PROTO int hive_lock_try(uint32_t *word, uint32_t bit)
 {
     uint32_t old;
@@ -109,7 +118,7 @@ HIVE_PROTO int hive_lock_try(uint32_t *word, uint32_t bit)
  * acquire loads (NVIDIA's atomics ABI maps an acquire load to either form).
  * On sm_90 it compiles to an L1 invalidation (CCTL.IVALL) alone, where
  * fence.acq_rel adds MEMBAR.ALL.GPU and ERRBAR, which wait for every earlier
- * access of the thread, its stores included (bench/NOTES.md item 47). */
+ * access of the thread, its stores included (docs/perf.md). */
 HIVE_PROTO void hive_order_reads(void) { asm volatile("fence.acquire.gpu;" ::: "memory"); }
 
 /* For a caller that has just issued hive_fence(): that fence is the release. */
@@ -149,9 +158,6 @@ HIVE_PROTO uint64_t hive_cas64(uint64_t *p, uint64_t expected, uint64_t desired)
 HIVE_PROTO void hive_fence(void) {}
 
 /* KV64 slots: 16-byte atomics (cmpxchg16b through libatomic on x86-64). */
-#define HIVE_HAVE_SLOT128 1
-typedef unsigned __int128 hive_u128;
-
 HIVE_PROTO hive_u128 hive_load128(const hive_u128 *p)
 {
     hive_u128 v;

@@ -1,18 +1,13 @@
 /* combine.h — how an upsert merges its value into a stored one (hive_combine),
- * shared by every backend so that ADD/MIN/MAX mean the same everywhere. */
+ * shared by every backend so that ADD/MIN/MAX mean the same everywhere.  The
+ * modes (HIVE_CMB_*) are in outcome.h. */
 #ifndef HIVE_CORE_COMBINE_H
 #define HIVE_CORE_COMBINE_H
 
 #include <stdint.h>
 
 #include "../base/platform.h"
-
-/* Mirrors enum hive_combine of hive.h, which device code does not include. */
-#define HIVE_CMB_KEEP 0
-#define HIVE_CMB_ASSIGN 1
-#define HIVE_CMB_ADD 2
-#define HIVE_CMB_MIN 3
-#define HIVE_CMB_MAX 4
+#include "outcome.h"
 
 #define HIVE_DEFINE_COMBINE(name, type)                                \
     HIVE_HD type name(int mode, type stored, type incoming)            \

@@ -22,9 +22,21 @@
 #ifndef HIVE_CORE_SLOT_H
 #define HIVE_CORE_SLOT_H
 
+#include <assert.h>
 #include <stdint.h>
 
 #include "../base/platform.h"
+
+/* Bytes of a slot of each width, and of the 32-byte sector that the GPU's
+ * scans load at a time (4 KV32 or 2 KV64 slots a load: a bucket of S >= 4
+ * slots is whole sectors) and the CPU's cache line. */
+#define HIVE_SLOT32_BYTES 8
+#define HIVE_SLOT64_BYTES 16
+#define HIVE_SECTOR_BYTES 32
+#define HIVE_CACHE_LINE_BYTES 64
+static_assert(sizeof(uint64_t) == HIVE_SLOT32_BYTES, "a KV32 slot is one 64-bit word (one 8-byte CAS)");
+static_assert(HIVE_SECTOR_BYTES == 4 * HIVE_SLOT32_BYTES && HIVE_SECTOR_BYTES == 2 * HIVE_SLOT64_BYTES,
+              "a sector is 4 KV32 or 2 KV64 slots (designs/hive/protocol_body.h's scans)");
 
 #define HIVE_K32_EMPTY 0xFFFFFFFFu
 /* The two free kinds are the top two values, so "free" is one comparison

@@ -2,8 +2,28 @@
  * (cpu_kernels_body.h) instantiated for each key width. */
 #include <string.h>
 
+#include "core/batch.h"
 #include "core/marks.h"
 #include "cpu_table.h"
+
+/* Adds n to counter c (HIVE_CTR_*, core/batch.h) of a CPU tally.  Every
+ * insert runs whole here, so nothing is ever deferred. */
+static inline void hive_cpu_count(hive_cpu_tally *t, int c, uint64_t n)
+{
+    if (c >= HIVE_CTR_STEP0 && c < HIVE_CTR_STEP0 + 4) {
+        t->steps[c - HIVE_CTR_STEP0] += n;
+        return;
+    }
+    switch (c) {
+    case HIVE_CTR_INSERTED: t->out.inserted += n; break;
+    case HIVE_CTR_ERASED: t->out.erased += n; break;
+    case HIVE_CTR_RESERVED: t->out.reserved += n; break;
+    case HIVE_CTR_FULL: t->out.full += n; break;
+    case HIVE_CTR_BAD_OPS: t->out.bad_ops += n; break;
+    case HIVE_CTR_EVICTIONS: t->evictions += n; break;
+    default: break; /* HIVE_CTR_DEFERRED, HIVE_CTR_DEFERRED_DEEP */
+    }
+}
 
 #define K_SUFFIX(name) name##_kv32
 #define K_KEY uint32_t

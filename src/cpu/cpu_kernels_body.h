@@ -7,6 +7,8 @@
  *   K_SLOT, K_WORDS  one slot (uint64_t / hive_u128) and its size in 64-bit words
  *   K_KEY_OF, K_VAL_OF, K_RESERVED, K_HASH1, K_HASH2   as in protocol.h */
 
+static_assert(sizeof(K_SLOT) == K_WORDS * sizeof(uint64_t), "a slot is K_WORDS 64-bit words");
+
 /* Prefetches the bucket that a key's operation reads first (R1; most stop
  * there, R4) and, if `second`, the one it reads next.  Always inlined: GCC
  * deems a function that only prefetches pure, and drops calls to it. */
@@ -17,58 +19,33 @@ static inline __attribute__((always_inline)) void K_SUFFIX(prefetch)(const hive_
     const char *slots = (const char *)v->slots;
     size_t bucket_bytes = (size_t)S * sizeof(K_SLOT);
     const char *b1 = slots + hive_bucket_of(v->ix, h1) * bucket_bytes;
-    for (size_t line = 0; line < bucket_bytes; line += 64)
+    for (size_t line = 0; line < bucket_bytes; line += HIVE_CACHE_LINE_BYTES)
         __builtin_prefetch(b1 + line);
     if (second) {
         const char *b2 = slots + hive_bucket_of(v->ix, h2) * bucket_bytes;
-        for (size_t line = 0; line < bucket_bytes; line += 64)
+        for (size_t line = 0; line < bucket_bytes; line += HIVE_CACHE_LINE_BYTES)
             __builtin_prefetch(b2 + line);
     }
 }
 
-/* Element i of a batch: one protocol call, its outputs and its counts. */
+/* One element of a batch (core/batch_body.h), on this thread. */
+#define B_SUFFIX(name) K_SUFFIX(name)
+#define B_KEY K_KEY
+#define B_GEOM uint32_t
+#define B_WRITER(geom) 1
+#define B_RESERVED(k) K_RESERVED(k)
+#define B_TALLY hive_cpu_tally
+#define B_COUNT(t, c, n) hive_cpu_count((t), (c), (n))
+#include "core/batch_body.h"
+
+/* Element i of a batch, whose key's hashes h[] were taken when its buckets
+ * were prefetched. */
 static inline void K_SUFFIX(run_one)(const hive_view *v, uint32_t S, const hive_batch *b,
                                      uint64_t i, const uint32_t h[2], hive_cpu_tally *tally)
 {
-    K_KEY k = ((const K_KEY *)b->keys)[i];
-    unsigned op = b->ops ? b->ops[i] : (unsigned)b->op;
-    int r;
-    if (op > HIVE_OP_ERASE) {
-        r = HIVE_RESULT_NONE;
-        tally->out.bad_ops++;
-    } else if (K_RESERVED(k)) {
-        r = HIVE_R_REJECTED_RESERVED;
-        tally->out.reserved++;
-        if (op == HIVE_OP_FIND && b->found)
-            b->found[i] = 0;
-    } else if (op == HIVE_OP_FIND) {
-        K_VAL val;
-        r = K_SUFFIX(hive_find_hashed)(v, S, k, h[0], h[1], &val);
-        if (r == HIVE_R_FOUND && b->values_out)
-            ((K_VAL *)b->values_out)[i] = val;
-        if (b->found)
-            b->found[i] = r == HIVE_R_FOUND;
-    } else if (op == HIVE_OP_ERASE) {
-        r = K_SUFFIX(hive_erase_hashed)(v, S, k, h[0], h[1]);
-        tally->out.erased += r == HIVE_R_ERASED;
-    } else {
-        int mode = op == HIVE_OP_INSERT ? HIVE_CMB_KEEP : (int)b->combine;
-        int step;
-        uint32_t moves;
-        r = K_SUFFIX(hive_upsert_hashed)(v, S, k, h[0], h[1], ((const K_VAL *)b->values_in)[i], mode,
-                                        &step, &moves);
-        if (r == HIVE_R_REJECTED_FULL) {
-            tally->out.full++;
-            if (b->marks) /* for api.c's retry */
-                hive_mark_set(hive_marks_unfinished(b), i);
-        } else {
-            tally->out.inserted += r == HIVE_R_INSERTED;
-            tally->steps[step]++;
-            tally->evictions += moves;
-        }
-    }
-    if (b->results)
-        b->results[i] = (uint8_t)r;
+    if (K_SUFFIX(hive_batch_one)(v, S, b, i, hive_batch_op(b, i), h, tally, 0) == HIVE_R_REJECTED_FULL &&
+        b->marks != NULL) /* for api.c's retry */
+        hive_mark_set(hive_marks_unfinished(b), i);
 }
 
 /* Distance, in keys, between prefetching a key's buckets and using them:
@@ -151,10 +128,10 @@ static uint64_t K_SUFFIX(export_pairs)(const hive_cpu_store *s, uint32_t S, void
 }
 
 const hive_cpu_kernels K_SUFFIX(hive_cpu_kernels) = {
-    K_SUFFIX(run_range),
-    K_SUFFIX(count_new_range),
-    K_SUFFIX(resize_range),
-    K_SUFFIX(export_pairs),
+    .run_range = K_SUFFIX(run_range),
+    .count_new_range = K_SUFFIX(count_new_range),
+    .resize_range = K_SUFFIX(resize_range),
+    .export_pairs = K_SUFFIX(export_pairs),
 };
 
 #undef K_PREFETCH_AHEAD

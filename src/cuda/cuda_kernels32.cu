@@ -4,41 +4,49 @@
  * compile in parallel. */
 #include "cuda_kernels.cuh"
 
-HIVE_DEFINE_BATCH_KERNELS(32, 4)
-HIVE_DEFINE_BATCH_KERNELS(32, 8)
-HIVE_DEFINE_BATCH_KERNELS(32, 16)
-HIVE_DEFINE_BATCH_KERNELS(32, 32)
-HIVE_DEFINE_HINT_KERNEL(hive_full_hint_kv32_s4, 4)
-HIVE_DEFINE_HINT_KERNEL(hive_full_hint_kv32_s8, 8)
-HIVE_DEFINE_HINT_KERNEL(hive_full_hint_kv32_s16, 16)
-HIVE_DEFINE_HINT_KERNEL(hive_full_hint_kv32_s32, 32)
-HIVE_DEFINE_TILE_KERNELS(8, 4)
-HIVE_DEFINE_TILE_KERNELS(16, 8)
-HIVE_DEFINE_TILE_KERNELS(32, 8)
-HIVE_DEFINE_TILE_KERNELS(32, 32)
-HIVE_DEFINE_RESIZE_KERNEL(32, 4)
-HIVE_DEFINE_RESIZE_KERNEL(32, 8)
-HIVE_DEFINE_RESIZE_KERNEL(32, 16)
-HIVE_DEFINE_RESIZE_KERNEL(32, 32)
-HIVE_DEFINE_RETRY_KERNEL(32, 4)
-HIVE_DEFINE_RETRY_KERNEL(32, 8)
-HIVE_DEFINE_RETRY_KERNEL(32, 16)
-HIVE_DEFINE_RETRY_KERNEL(32, 32)
-HIVE_DEFINE_EXPORT_KERNEL(32, uint32_t)
+#define K_W 32
+#define K_SUFFIX(name) name##_kv32
+#define K_KEY uint32_t
+#define K_SLOT_WORDS 1
+#define K_SLOT_KEY(s) hive_slot_key32(*(s))
+#define K_SLOT_VALUE(s) hive_slot_value32(*(s))
+#define K_RESERVED(k) hive_k32_reserved(k)
+#define K_TILES 1
+#define K_FULL_HINT 1
+#include "cuda_kernels_body.cuh"
 
-#define THREADS(S)                                                                         \
-    {32, S, 1, hive_find_kv32_s##S, hive_upsert_kv32_s##S, hive_erase_kv32_s##S,           \
-     hive_mixed_kv32_s##S, hive_deferred_kv32_s##S, hive_deferred_deep_kv32_s##S,         \
-     hive_full_hint_kv32_s##S,                                                            \
-     hive_retry_kv32_s##S, hive_resize_kv32_s##S, (hive_export_kernel)hive_export_kv32}
-#define TILES(S, T)                                                                        \
-    {32, S, T, hive_find_kv32_s##S##_t##T, hive_upsert_kv32_s##S##_t##T,                     \
-     hive_erase_kv32_s##S##_t##T, hive_mixed_kv32_s##S##_t##T, NULL, NULL, NULL,           \
-     hive_retry_kv32_s##S,                                                                 \
-     hive_resize_kv32_s##S, (hive_export_kernel)hive_export_kv32}
+/* Tiles of K_T lanes per key. */
+#define K_S 8
+#define K_T 4
+#include "cuda_kernels_tile.cuh"
+#define K_S 16
+#define K_T 8
+#include "cuda_kernels_tile.cuh"
+#define K_S 32
+#define K_T 8
+#include "cuda_kernels_tile.cuh"
+#define K_S 32
+#define K_T 32
+#include "cuda_kernels_tile.cuh"
+
+/* The table that hive_cuda_kernels (cuda_batch.cu) looks geometries up in,
+ * ending in a row of width 0.  THREADS: buckets of s slots, one thread per
+ * key; TILES: t lanes per key, which run inserts whole (no deferred kernels)
+ * and share the retry and resize kernels of their bucket size. */
+#define THREADS(s)                                                                                  \
+    {.width = 32, .S = s, .T = 1, .find = hive_find_kv32_s##s, .upsert = hive_upsert_kv32_s##s,     \
+     .erase = hive_erase_kv32_s##s, .mixed = hive_mixed_kv32_s##s,                                  \
+     .deferred = hive_deferred_kv32_s##s, .deferred_deep = hive_deferred_deep_kv32_s##s,            \
+     .full_hint = hive_full_hint_kv32_s##s, .retry = hive_retry_kv32_s##s,                          \
+     .resize = hive_resize_kv32_s##s, .export_pairs = (hive_export_kernel)hive_export_kv32}
+#define TILES(s, t)                                                                                 \
+    {.width = 32, .S = s, .T = t, .find = hive_find_kv32_s##s##_t##t,                               \
+     .upsert = hive_upsert_kv32_s##s##_t##t, .erase = hive_erase_kv32_s##s##_t##t,                  \
+     .mixed = hive_mixed_kv32_s##s##_t##t, .retry = hive_retry_kv32_s##s,                           \
+     .resize = hive_resize_kv32_s##s, .export_pairs = (hive_export_kernel)hive_export_kv32}
 
 extern const hive_geometry_kernels hive_cuda_kernels32[] = {
-    THREADS(4),    THREADS(8),     THREADS(16),    THREADS(32),
-    TILES(8, 4),   TILES(16, 8),   TILES(32, 8),   TILES(32, 32),
-    {0, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL},
+    THREADS(4),  THREADS(8),   THREADS(16),  THREADS(32),
+    TILES(8, 4), TILES(16, 8), TILES(32, 8), TILES(32, 32),
+    {.width = 0},
 };

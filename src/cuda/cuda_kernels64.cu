@@ -2,26 +2,28 @@
  * slots, published by one 128-bit CAS: sm_90), one thread per key, 4 to 32 slots per bucket. */
 #include "cuda_kernels.cuh"
 
-HIVE_DEFINE_BATCH_KERNELS(64, 4)
-HIVE_DEFINE_BATCH_KERNELS(64, 8)
-HIVE_DEFINE_BATCH_KERNELS(64, 16)
-HIVE_DEFINE_BATCH_KERNELS(64, 32)
-HIVE_DEFINE_RESIZE_KERNEL(64, 4)
-HIVE_DEFINE_RESIZE_KERNEL(64, 8)
-HIVE_DEFINE_RESIZE_KERNEL(64, 16)
-HIVE_DEFINE_RESIZE_KERNEL(64, 32)
-HIVE_DEFINE_RETRY_KERNEL(64, 4)
-HIVE_DEFINE_RETRY_KERNEL(64, 8)
-HIVE_DEFINE_RETRY_KERNEL(64, 16)
-HIVE_DEFINE_RETRY_KERNEL(64, 32)
-HIVE_DEFINE_EXPORT_KERNEL(64, uint64_t)
+#define K_W 64
+#define K_SUFFIX(name) name##_kv64
+#define K_KEY uint64_t
+#define K_SLOT_WORDS 2
+#define K_SLOT_KEY(s) ((s)[0])
+#define K_SLOT_VALUE(s) ((s)[1])
+#define K_RESERVED(k) hive_k64_reserved(k)
+#define K_TILES 0
+#define K_FULL_HINT 0
+#include "cuda_kernels_body.cuh"
 
-#define THREADS(S)                                                                         \
-    {64, S, 1, hive_find_kv64_s##S, hive_upsert_kv64_s##S, hive_erase_kv64_s##S,           \
-     hive_mixed_kv64_s##S, hive_deferred_kv64_s##S, hive_deferred_deep_kv64_s##S, NULL,   \
-     hive_retry_kv64_s##S, hive_resize_kv64_s##S, (hive_export_kernel)hive_export_kv64}
+/* The table that hive_cuda_kernels (cuda_batch.cu) looks geometries up in,
+ * ending in a row of width 0: buckets of s slots, one thread per key (KV64
+ * tables take no full bits). */
+#define THREADS(s)                                                                                  \
+    {.width = 64, .S = s, .T = 1, .find = hive_find_kv64_s##s, .upsert = hive_upsert_kv64_s##s,     \
+     .erase = hive_erase_kv64_s##s, .mixed = hive_mixed_kv64_s##s,                                  \
+     .deferred = hive_deferred_kv64_s##s, .deferred_deep = hive_deferred_deep_kv64_s##s,            \
+     .retry = hive_retry_kv64_s##s, .resize = hive_resize_kv64_s##s,                                \
+     .export_pairs = (hive_export_kernel)hive_export_kv64}
 
 extern const hive_geometry_kernels hive_cuda_kernels64[] = {
     THREADS(4), THREADS(8), THREADS(16), THREADS(32),
-    {0, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL},
+    {.width = 0},
 };

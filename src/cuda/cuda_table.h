@@ -8,24 +8,14 @@
 #include <stdint.h>
 
 #include "backend.h"
+#include "core/batch.h"
 #include "designs/hive/protocol.h"
 #include "cuda_vm.h"
 
-/* Per-batch counters summed on the device, read back after each batch. */
-enum {
-    HIVE_CTR_INSERTED,
-    HIVE_CTR_ERASED,
-    HIVE_CTR_RESERVED,
-    HIVE_CTR_FULL,
-    HIVE_CTR_BAD_OPS,
-    HIVE_CTR_STEP0, /* .. HIVE_CTR_STEP0 + 3: insert steps */
-    HIVE_CTR_EVICTIONS = HIVE_CTR_STEP0 + 4,
-    HIVE_CTR_DEFERRED, /* inserts whose locked part a batch kernel left to hive_deferred_* */
-    HIVE_CTR_DEFERRED_DEEP, /* of those, the ones left to hive_deferred_deep_* */
-    HIVE_CTR_COUNT
-};
-
+/* Blocks of HIVE_CTR_COUNT counters (core/batch.h), summed on the device and
+ * read back after each batch: one per call in flight. */
 #define HIVE_COUNTER_BLOCKS 64
+static_assert(HIVE_COUNTER_BLOCKS <= 64, "hive_dict.counter_busy has a bit per block");
 
 /* Kernels of one geometry and key width (cuda_kernels32.cu, cuda_kernels64.cu). */
 typedef void (*hive_batch_kernel)(hive_view, hive_batch, uint64_t *);

@@ -50,24 +50,10 @@
 #include "../../base/platform.h"
 #include "../../core/combine.h"
 #include "../../core/index.h"
+#include "../../core/outcome.h"
 #include "../../core/resize_plan.h"
 #include "../../core/slot.h"
 #include "../../core/tile.h"
-
-/* Per-key outcome codes: the values of enum hive_result (hive.h), repeated
- * here because device code does not include the public header. */
-#define HIVE_R_INSERTED 1
-#define HIVE_R_UPDATED 2
-#define HIVE_R_EXISTED 3
-#define HIVE_R_FOUND 4
-#define HIVE_R_NOT_FOUND 5
-#define HIVE_R_ERASED 6
-#define HIVE_R_REJECTED_RESERVED 7
-#define HIVE_R_REJECTED_FULL 8
-/* Internal, never a result: the key needs the locked path of an insert; and
- * the short form of that path found no one-move eviction for it. */
-#define HIVE_R_DEFER 0x40
-#define HIVE_R_DEFER_DEEP 0x41
 
 /* Insert steps (hive_stats.insert_steps). */
 #define HIVE_STEP_REPLACE 0

@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "core/marks.h"
-#include "designs/hive/protocol.h"
+#include "designs/designs.h"
 #include "cuda_table.h"
 
 /* A thread's outcome tallies (indices: HIVE_CTR_*). */

@@ -1,6 +1,6 @@
 /* cuda_table.h — the CUDA backend's state for one table: device arrays laid
- * out as designs/hive/protocol.h expects, the launch geometry, and the small buffers
- * a batch reads its outcome back through. */
+ * out as the slot protocol expects (core/view.h), the launch geometry, and
+ * the small buffers a batch reads its outcome back through. */
 #ifndef HIVE_DICT_TABLE_H
 #define HIVE_DICT_TABLE_H
 
@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "backend.h"
-#include "designs/hive/protocol.h"
+#include "designs/designs.h"
 #include "cuda_vm.h"
 
 /* Per-batch counters summed on the device, read back after each batch. */

@@ -11,14 +11,32 @@
  * designs/dispatch_body.h then defines hive_find_kv32, hive_upsert_kv64 and
  * the rest, which run the design in hive_view.design.  Designs:
  *
- *   hive    (the default) two buckets, cuckoo eviction, the stash:
- *           designs/hive/protocol.h, docs/design.md */
+ *   hive    (HIVE_DESIGN_HIVE, the default) two buckets, cuckoo eviction,
+ *           the stash: designs/hive/protocol.h, docs/design.md
+ *   double  (HIVE_DESIGN_DOUBLE) bucketized double hashing: up to
+ *           HIVE_DOUBLE_PROBES buckets, first fit, the stash:
+ *           designs/double/, core/probe_body.h, docs/designs/double.md
+ *
+ * A new design that is a probe sequence is a folder with its probe order
+ * and placement policy and an include of core/probe_body.h (double_body.h
+ * is the example), a line in designs/instantiate.h and a branch in
+ * dispatch_body.h; the kernels stay as they are. */
 #ifndef HIVE_DESIGNS_DESIGNS_H
 #define HIVE_DESIGNS_DESIGNS_H
 
 #include <stdint.h>
 
 #include "hive/protocol.h"
+#include "double/probe.h"
+
+/* How the branch of the dispatch calls a design other than Hive: out of
+ * line on the GPU (dispatch_body.h says why), inline where the compiler
+ * likes on the host. */
+#ifdef __CUDACC__
+#define HIVE_DESIGN_CALL static __device__ __noinline__
+#else
+#define HIVE_DESIGN_CALL static inline
+#endif
 
 /* ---------------------------------------------------------------- KV32 */
 #define P_SUFFIX(name) name##_kv32

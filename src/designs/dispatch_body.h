@@ -5,10 +5,66 @@
  * designs/designs.h after every design's body.  No include guard: once per
  * instantiation.
  *
- * The Hive design is the only one so far: each name is its operation,
- * inlined as before. */
+ * The Hive design's branch is its operation itself, inlined as before, so
+ * a kernel's Hive path is the code it was, behind one uniform branch on a
+ * kernel parameter.  The other designs' operations are called out of line
+ * on the GPU (HIVE_DESIGN_CALL), with the view and the key passed by value
+ * and the outcome returned by value: no address of the kernel's parameters
+ * or of the caller's outputs escapes into a call, which would move them to
+ * local memory on every path, and the called design's registers are its
+ * own, not the kernel's. */
+
+/* An operation's outputs, returned by value from an out-of-line design. */
+typedef struct P_SUFFIX(hive_outcome) {
+    int r;          /* HIVE_R_* */
+    int step;       /* HIVE_STEP_* (upserts) */
+    uint32_t moves; /* pairs an eviction moved (upserts) */
+    P_VAL val;      /* the value found (finds) */
+} P_SUFFIX(hive_outcome);
 
 #define H_OP(name) HIVE_PASTE(P_SUFFIX(name), _hive)
+#define DBL_OP(name) HIVE_PASTE(P_SUFFIX(name), _double)
+
+HIVE_DESIGN_CALL P_SUFFIX(hive_outcome) DBL_OP(hive_find_call)(hive_view v, P_GEOM_PARAM, P_KEY k,
+                                                               uint32_t h1, uint32_t h2)
+{
+    P_SUFFIX(hive_outcome) o = {0, 0, 0, 0};
+    o.r = DBL_OP(hive_find_hashed)(&v, P_GEOM_ARG, k, h1, h2, &o.val);
+    return o;
+}
+
+HIVE_DESIGN_CALL int DBL_OP(hive_erase_call)(hive_view v, P_GEOM_PARAM, P_KEY k, uint32_t h1, uint32_t h2)
+{
+    return DBL_OP(hive_erase_hashed)(&v, P_GEOM_ARG, k, h1, h2);
+}
+
+HIVE_DESIGN_CALL P_SUFFIX(hive_outcome) DBL_OP(hive_upsert_lockfree_call)(hive_view v, P_GEOM_PARAM,
+                                                                          P_KEY k, uint32_t h1,
+                                                                          uint32_t h2, P_VAL val, int mode)
+{
+    P_SUFFIX(hive_outcome) o = {0, 0, 0, 0};
+    o.r = DBL_OP(hive_upsert_lockfree)(&v, P_GEOM_ARG, k, h1, h2, val, mode, &o.step);
+    return o;
+}
+
+HIVE_DESIGN_CALL P_SUFFIX(hive_outcome) DBL_OP(hive_upsert_deferred_call)(hive_view v, P_GEOM_PARAM,
+                                                                          P_KEY k, uint32_t h1,
+                                                                          uint32_t h2, P_VAL val, int mode,
+                                                                          int levels)
+{
+    P_SUFFIX(hive_outcome) o = {0, 0, 0, 0};
+    o.r = DBL_OP(hive_upsert_deferred)(&v, P_GEOM_ARG, k, h1, h2, val, mode, levels, &o.step, &o.moves);
+    return o;
+}
+
+HIVE_DESIGN_CALL P_SUFFIX(hive_outcome) DBL_OP(hive_upsert_call)(hive_view v, P_GEOM_PARAM, P_KEY k,
+                                                                 uint32_t h1, uint32_t h2, P_VAL val,
+                                                                 int mode)
+{
+    P_SUFFIX(hive_outcome) o = {0, 0, 0, 0};
+    o.r = DBL_OP(hive_upsert_hashed)(&v, P_GEOM_ARG, k, h1, h2, val, mode, &o.step, &o.moves);
+    return o;
+}
 
 /* ---------------------------------------------------------------- the names the kernels call */
 
@@ -17,6 +73,12 @@
 HIVE_PROTO int P_SUFFIX(hive_find_hashed)(const hive_view *v, P_GEOM_PARAM, P_KEY k, uint32_t h1, uint32_t h2,
                                           P_VAL *out)
 {
+    if (v->design == HIVE_DESIGN_ID_DOUBLE) {
+        P_SUFFIX(hive_outcome) o = DBL_OP(hive_find_call)(*v, P_GEOM_ARG, k, h1, h2);
+        if (o.r == HIVE_R_FOUND)
+            *out = o.val;
+        return o.r;
+    }
     return H_OP(hive_find_hashed)(v, P_GEOM_ARG, k, h1, h2, out);
 }
 
@@ -28,6 +90,8 @@ HIVE_PROTO int P_SUFFIX(hive_find)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P_
 /* Returns HIVE_R_ERASED or HIVE_R_NOT_FOUND. */
 HIVE_PROTO int P_SUFFIX(hive_erase_hashed)(const hive_view *v, P_GEOM_PARAM, P_KEY k, uint32_t h1, uint32_t h2)
 {
+    if (v->design == HIVE_DESIGN_ID_DOUBLE)
+        return DBL_OP(hive_erase_call)(*v, P_GEOM_ARG, k, h1, h2);
     return H_OP(hive_erase_hashed)(v, P_GEOM_ARG, k, h1, h2);
 }
 
@@ -41,6 +105,11 @@ HIVE_PROTO int P_SUFFIX(hive_erase)(const hive_view *v, P_GEOM_PARAM, P_KEY k)
 HIVE_PROTO int P_SUFFIX(hive_upsert_lockfree)(const hive_view *v, P_GEOM_PARAM, P_KEY k, uint32_t h1,
                                               uint32_t h2, P_VAL val, int mode, int *step)
 {
+    if (v->design == HIVE_DESIGN_ID_DOUBLE) {
+        P_SUFFIX(hive_outcome) o = DBL_OP(hive_upsert_lockfree_call)(*v, P_GEOM_ARG, k, h1, h2, val, mode);
+        *step = o.step;
+        return o.r;
+    }
     return H_OP(hive_upsert_lockfree)(v, P_GEOM_ARG, k, h1, h2, val, mode, step);
 }
 
@@ -51,6 +120,13 @@ HIVE_PROTO int P_SUFFIX(hive_upsert_deferred)(const hive_view *v, P_GEOM_PARAM, 
                                               uint32_t h2, P_VAL val, int mode, int levels, int *step,
                                               uint32_t *moves)
 {
+    if (v->design == HIVE_DESIGN_ID_DOUBLE) {
+        P_SUFFIX(hive_outcome) o =
+            DBL_OP(hive_upsert_deferred_call)(*v, P_GEOM_ARG, k, h1, h2, val, mode, levels);
+        *step = o.step;
+        *moves = o.moves;
+        return o.r;
+    }
     return H_OP(hive_upsert_deferred)(v, P_GEOM_ARG, k, h1, h2, val, mode, levels, step, moves);
 }
 
@@ -58,6 +134,12 @@ HIVE_PROTO int P_SUFFIX(hive_upsert_deferred)(const hive_view *v, P_GEOM_PARAM, 
 HIVE_PROTO int P_SUFFIX(hive_upsert_hashed)(const hive_view *v, P_GEOM_PARAM, P_KEY k, uint32_t h1,
                                             uint32_t h2, P_VAL val, int mode, int *step, uint32_t *moves)
 {
+    if (v->design == HIVE_DESIGN_ID_DOUBLE) {
+        P_SUFFIX(hive_outcome) o = DBL_OP(hive_upsert_call)(*v, P_GEOM_ARG, k, h1, h2, val, mode);
+        *step = o.step;
+        *moves = o.moves;
+        return o.r;
+    }
     return H_OP(hive_upsert_hashed)(v, P_GEOM_ARG, k, h1, h2, val, mode, step, moves);
 }
 
@@ -68,13 +150,22 @@ HIVE_PROTO int P_SUFFIX(hive_upsert)(const hive_view *v, P_GEOM_PARAM, P_KEY k, 
 }
 
 #ifndef P_TILE
+HIVE_DESIGN_CALL uint64_t DBL_OP(hive_resize_one_call)(int op, hive_view v, hive_view to, P_GEOM_PARAM,
+                                                       hive_index ix, uint64_t i)
+{
+    return DBL_OP(hive_resize_one)(op, &v, &to, P_GEOM_ARG, ix, i);
+}
+
 /* One unit of a resize op (core/resize_plan.h) for the table's design:
  * bucket or stash slot i; returns what the op counts. */
 HIVE_PROTO uint64_t P_SUFFIX(hive_resize_one)(int op, const hive_view *v, const hive_view *to, P_GEOM_PARAM,
                                               hive_index ix, uint64_t i)
 {
+    if (v->design == HIVE_DESIGN_ID_DOUBLE)
+        return DBL_OP(hive_resize_one_call)(op, *v, *to, P_GEOM_ARG, ix, i);
     return H_OP(hive_resize_one)(op, v, to, P_GEOM_ARG, ix, i);
 }
 #endif
 
 #undef H_OP
+#undef DBL_OP

@@ -4,5 +4,6 @@
  * include guard: once per width and mode. */
 #include "../core/slot_body.h"
 #include "hive/protocol_body.h"
+#include "double/double_body.h"
 #include "dispatch_body.h"
 #include "../core/protocol_end.h"

@@ -286,7 +286,7 @@ static hive_status cuda_create(hive_table *t)
     d->sm_count = prop.multiProcessorCount;
     d->l2_bytes = (uint64_t)prop.l2CacheSize;
     d->view.max_evictions = c->max_evictions < HIVE_MAX_CHAIN ? c->max_evictions : HIVE_MAX_CHAIN;
-    d->view.design = HIVE_DESIGN_ID_HIVE;
+    d->view.design = c->design == HIVE_DESIGN_DOUBLE ? HIVE_DESIGN_ID_DOUBLE : HIVE_DESIGN_ID_HIVE;
     HIVE_TRY_GOTO(hive_cuda_status(cudaStreamCreateWithFlags(&d->stream, cudaStreamNonBlocking), call,
                                    "cudaStreamCreateWithFlags"),
                   st, fail);

@@ -2,6 +2,9 @@
  * buckets, and tiles of lanes per key for a few geometries, among them the
  * paper's (32 slots, one warp).  Kept apart from the KV64 kernels so the two
  * compile in parallel. */
+/* The Hive design's kernels, its operations inlined (designs/dispatch_body.h);
+ * the double design's are cuda_kernels32_double.cu. */
+#define HIVE_ONLY_DESIGN HIVE_DESIGN_ID_HIVE
 #include "cuda_kernels.cuh"
 
 HIVE_DEFINE_BATCH_KERNELS(32, 4)

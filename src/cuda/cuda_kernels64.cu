@@ -1,5 +1,8 @@
 /* cuda_kernels64.cu — the KV64 kernels (64-bit keys and values in 16-byte
  * slots, published by one 128-bit CAS: sm_90), one thread per key, 4 to 32 slots per bucket. */
+/* The Hive design's kernels, its operations inlined (designs/dispatch_body.h);
+ * the double design's are cuda_kernels64_double.cu. */
+#define HIVE_ONLY_DESIGN HIVE_DESIGN_ID_HIVE
 #include "cuda_kernels.cuh"
 
 HIVE_DEFINE_BATCH_KERNELS(64, 4)

@@ -76,8 +76,9 @@ typedef struct hive_dict {
 extern "C" {
 #endif
 
-/* The kernels for a width and geometry, or NULL if this build has none. */
-const hive_geometry_kernels *hive_cuda_kernels(uint32_t width, uint32_t S, uint32_t T);
+/* The kernels for a width, geometry and design (HIVE_DESIGN_ID_*), or NULL
+ * if this build has none. */
+const hive_geometry_kernels *hive_cuda_kernels(uint32_t width, uint32_t S, uint32_t T, uint32_t design);
 
 /* cuda_batch.cu */
 /* Loads every kernel the table may launch (CUDA loads them lazily). */

@@ -20,7 +20,8 @@
  * A new design that is a probe sequence is a folder with its probe order
  * and placement policy and an include of core/probe_body.h (double_body.h
  * is the example), a line in designs/instantiate.h and a branch in
- * dispatch_body.h; the kernels stay as they are. */
+ * dispatch_body.h; on the GPU, a file that compiles the shared kernel
+ * macros with HIVE_ONLY_DESIGN set to it (src/cuda/cuda_kernels32_double.cu). */
 #ifndef HIVE_DESIGNS_DESIGNS_H
 #define HIVE_DESIGNS_DESIGNS_H
 
@@ -29,9 +30,9 @@
 #include "hive/protocol.h"
 #include "double/probe.h"
 
-/* How the branch of the dispatch calls a design other than Hive: out of
- * line on the GPU (dispatch_body.h says why), inline where the compiler
- * likes on the host. */
+/* How the dispatch, where it chooses at run time, calls a design other than
+ * Hive: out of line on the GPU (dispatch_body.h says why), inline where the
+ * compiler likes on the host. */
 #ifdef __CUDACC__
 #define HIVE_DESIGN_CALL static __device__ __noinline__
 #else

@@ -107,10 +107,26 @@ typedef enum hive_key_width {
     HIVE_KV64 = 2  /* 64-bit key + 64-bit value in one 128-bit slot */
 } hive_key_width;
 
+/* Where a key may live and how it is placed: the table's design
+ * (docs/designs/).  Every design keeps the same guarantees (no duplicate
+ * keys, no lost keys, linearizable operations per key), the same buckets,
+ * stash, geometry and resizing, and serves every call below. */
+typedef enum hive_design {
+    HIVE_DESIGN_HIVE = 0,  /* the default: two buckets per key, cuckoo eviction, an overflow stash
+                              (docs/designs/hive.md) */
+    HIVE_DESIGN_DOUBLE = 1 /* bucketized double hashing: up to 16 probe buckets per key, first
+                              fit, no eviction, the same stash (docs/designs/double.md);
+                              max_evictions is unused */
+} hive_design;
+
 #define HIVE_KV32_RESERVED_MIN 0xFFFFFFFCu
 #define HIVE_KV64_RESERVED_MIN 0xFFFFFFFFFFFFFFFCull
 
-#define HIVE_CONFIG_VERSION 1u
+/* Raised whenever the config's layout changes in a way struct_size cannot
+ * tell.  2: `design`, which took what was the struct's tail padding (its
+ * size stayed 80 bytes), so a config from an older header is told by its
+ * version 1 and rejected rather than read with padding for a design. */
+#define HIVE_CONFIG_VERSION 2u
 
 /* Table configuration.  Start from HIVE_CONFIG_INIT and change fields; a
  * config whose struct_size or version does not match this header, or whose
@@ -136,12 +152,14 @@ typedef struct hive_config {
     uint32_t threads;         /* CPU backend worker threads; 0 = one per online core */
     uint32_t bucket_slots;    /* CUDA geometry: slots per bucket, power of two in 4..32; 0 = tuned default */
     uint32_t lanes_per_op;    /* CUDA geometry: lanes sharing one key, power of two in 1..bucket_slots; 0 = tuned default */
+    hive_design design;       /* default HIVE_DESIGN_HIVE */
 } hive_config;
 
 #define HIVE_CONFIG_INIT                                                        \
     {                                                                           \
         (uint32_t)sizeof(hive_config), HIVE_CONFIG_VERSION, HIVE_BACKEND_AUTO, 0, \
-            HIVE_KV32, 1024u, 0.9, 0.25, 67108864u, 8u, 0.01, 0u, 0u, 0u            \
+            HIVE_KV32, 1024u, 0.9, 0.25, 67108864u, 8u, 0.01, 0u, 0u, 0u,           \
+            HIVE_DESIGN_HIVE                                                    \
     }
 
 /* ---------------------------------------------------------------- table */
@@ -165,7 +183,7 @@ HIVE_API hive_status hive_create(const hive_config *config, hive_table **table);
 HIVE_API hive_status hive_destroy(hive_table *table);
 
 /* The configuration the table was created with, with defaults resolved
- * (backend, geometry, thread count). */
+ * (backend, geometry, thread count); its design among them. */
 HIVE_API hive_status hive_get_config(const hive_table *table, hive_config *config);
 
 /* ---------------------------------------------------------------- bulk operations */

@@ -48,6 +48,9 @@ static hive_status check_config(const hive_config *c)
                        c->lanes_per_op <= c->bucket_slots,
                    call, "config.lanes_per_op %u exceeds bucket_slots %u", c->lanes_per_op,
                    c->bucket_slots);
+    HIVE_CHECK_ARG(c->design == HIVE_DESIGN_HIVE || c->design == HIVE_DESIGN_DOUBLE, call,
+                   "config.design %d is not a hive_design (HIVE_DESIGN_HIVE or HIVE_DESIGN_DOUBLE)",
+                   (int)c->design);
     return HIVE_SUCCESS;
 }
 

@@ -22,9 +22,6 @@ static_assert(sizeof(hive_u128) == 16, "a KV64 slot is one 16-byte atomic");
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "a KV64 slot's low half, its key, must be its first word (both sides read it as two words)"
 #endif
-/* Always defined: both sides have 16-byte slots.  designs/hive/protocol.h
- * still tests it around its KV64 instance. */
-#define HIVE_HAVE_SLOT128 1
 
 #if defined(__CUDACC__)
 /* ------------------------------------------------------------ CUDA device

@@ -9,7 +9,8 @@
 #include <stdint.h>
 
 #include "atomics.h"
-#include "backend.h"
+#include "hive.h"
+#include "launch.h"
 #include "outcome.h"
 
 /* Each code of core/outcome.h is its hive.h enum's value. */

@@ -3,9 +3,10 @@
  * around it, and the width-specific loops that cpu_kernels.c instantiates
  * once per key width from cpu_kernels_body.h.
  *
- * The memory is laid out as designs/hive/protocol.h expects, and every per-key
- * operation goes through that protocol (hive_find_kv32 & co.): this backend
- * is the executable reference of what the GPU kernels do. */
+ * The memory is laid out as the slot protocol expects (core/view.h), and every
+ * per-key operation goes through the table's design (designs/designs.h:
+ * hive_find_kv32 & co.): this backend is the executable reference of what the
+ * GPU kernels do. */
 #ifndef HIVE_CPU_TABLE_H
 #define HIVE_CPU_TABLE_H
 
@@ -13,7 +14,7 @@
 #include <stdint.h>
 
 #include "backend.h"
-#include "designs/hive/protocol.h"
+#include "designs/designs.h"
 #include "cpu_pool.h"
 
 /* One table's memory.  Empty memory is all 0xFF bytes (EMPTY keys, both
@@ -69,6 +70,7 @@ typedef struct hive_cpu_table {
     uint32_t S;             /* slots per bucket */
     uint32_t slot_words;    /* 64-bit words per slot: 1 (KV32) or 2 (KV64) */
     uint32_t max_evictions; /* config.max_evictions clamped to HIVE_MAX_CHAIN */
+    uint32_t design;        /* HIVE_DESIGN_ID_*: whose operations run (designs/designs.h) */
     uint32_t resize_batch;  /* K: buckets are added in multiples of it */
     double stash_fraction;
     hive_cpu_pool *pool;
@@ -112,6 +114,7 @@ static inline hive_view hive_cpu_view(const hive_cpu_table *ct, hive_cpu_store *
     v.ix = s->ix;
     v.stash_buckets = s->stash_buckets;
     v.max_evictions = ct->max_evictions;
+    v.design = ct->design;
     v.full_hint = NULL;
     return v;
 }

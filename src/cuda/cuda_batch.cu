@@ -8,14 +8,17 @@
 #include "cuda_check.h"
 #include "cuda_kernels.cuh"
 
-#define HIVE_THREADS 256
+extern const hive_geometry_kernels *const hive_cuda_kernels32;
+extern const hive_geometry_kernels *const hive_cuda_kernels64;
+extern const hive_geometry_kernels *const hive_cuda_kernels32_double;
+extern const hive_geometry_kernels *const hive_cuda_kernels64_double;
 
-extern const hive_geometry_kernels hive_cuda_kernels32[];
-extern const hive_geometry_kernels hive_cuda_kernels64[];
-
-extern "C" const hive_geometry_kernels *hive_cuda_kernels(uint32_t width, uint32_t S, uint32_t T)
+extern "C" const hive_geometry_kernels *hive_cuda_kernels(uint32_t width, uint32_t S, uint32_t T,
+                                                         uint32_t design)
 {
     const hive_geometry_kernels *k = width == 32 ? hive_cuda_kernels32 : hive_cuda_kernels64;
+    if (design == HIVE_DESIGN_ID_DOUBLE)
+        k = width == 32 ? hive_cuda_kernels32_double : hive_cuda_kernels64_double;
     for (; k->width != 0; k++)
         if (k->S == S && k->T == T)
             return k;

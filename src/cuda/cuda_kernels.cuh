@@ -19,7 +19,7 @@
 
 #include "core/batch.h"
 #include "core/marks.h"
-#include "designs/hive/protocol.h"
+#include "designs/designs.h"
 #include "cuda_table.h"
 
 /* Threads per block of every kernel, as cuda_batch.cu launches them (a

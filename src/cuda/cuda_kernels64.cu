@@ -1,29 +1,7 @@
-/* cuda_kernels64.cu — the KV64 kernels (64-bit keys and values in 16-byte
- * slots, published by one 128-bit CAS: sm_90), one thread per key, 4 to 32 slots per bucket. */
-#include "cuda_kernels.cuh"
-
-#define K_W 64
-#define K_SUFFIX(name) name##_kv64
-#define K_KEY uint64_t
-#define K_SLOT_WORDS 2
-#define K_SLOT_KEY(s) ((s)[0])
-#define K_SLOT_VALUE(s) ((s)[1])
-#define K_RESERVED(k) hive_k64_reserved(k)
-#define K_TILES 0
-#define K_FULL_HINT 0
-#include "cuda_kernels_body.cuh"
-
-/* The table that hive_cuda_kernels (cuda_batch.cu) looks geometries up in,
- * ending in a row of width 0: buckets of s slots, one thread per key (KV64
- * tables take no full bits). */
-#define THREADS(s)                                                                                  \
-    {.width = 64, .S = s, .T = 1, .find = hive_find_kv64_s##s, .upsert = hive_upsert_kv64_s##s,     \
-     .erase = hive_erase_kv64_s##s, .mixed = hive_mixed_kv64_s##s,                                  \
-     .deferred = hive_deferred_kv64_s##s, .deferred_deep = hive_deferred_deep_kv64_s##s,            \
-     .retry = hive_retry_kv64_s##s, .resize = hive_resize_kv64_s##s,                                \
-     .export_pairs = (hive_export_kernel)hive_export_kv64}
-
-extern const hive_geometry_kernels hive_cuda_kernels64[] = {
-    THREADS(4), THREADS(8), THREADS(16), THREADS(32),
-    {.width = 0},
-};
+/* cuda_kernels64.cu — the KV64 kernels of the Hive design (designs/hive/)
+ * (cuda_kernels64_set.cuh).  Each design's kernels compile apart, with its
+ * operations inlined, so that neither carries the other's code. */
+#define HIVE_ONLY_DESIGN HIVE_DESIGN_ID_HIVE
+#define K_NAMESPACE hive_kernels_hive
+#define K_TABLE hive_cuda_kernels64
+#include "cuda_kernels64_set.cuh"

@@ -239,7 +239,9 @@ static hive_status cuda_create(const hive_config *c, void **impl)
         return hive_fail(HIVE_ERROR_NO_DEVICE, call, "config.device %d, but only %d CUDA devices",
                          c->device, count);
     uint32_t width = c->key_width == HIVE_KV32 ? 32 : 64;
-    const hive_geometry_kernels *kernels = hive_cuda_kernels(width, c->bucket_slots, c->lanes_per_op);
+    uint32_t design = c->design == HIVE_DESIGN_DOUBLE ? HIVE_DESIGN_ID_DOUBLE : HIVE_DESIGN_ID_HIVE;
+    const hive_geometry_kernels *kernels =
+        hive_cuda_kernels(width, c->bucket_slots, c->lanes_per_op, design);
     if (kernels == NULL)
         return hive_fail(HIVE_ERROR_UNSUPPORTED, call,
                          "no KV%u kernels for %u slots per bucket with %u lanes per key; built: KV32 "
@@ -277,6 +279,7 @@ static hive_status cuda_create(const hive_config *c, void **impl)
     d->sm_count = prop.multiProcessorCount;
     d->l2_bytes = (uint64_t)prop.l2CacheSize;
     d->view.max_evictions = c->max_evictions < HIVE_MAX_CHAIN ? c->max_evictions : HIVE_MAX_CHAIN;
+    d->view.design = design;
     HIVE_TRY_GOTO(hive_cuda_status(cudaStreamCreateWithFlags(&d->stream, cudaStreamNonBlocking), call,
                                    "cudaStreamCreateWithFlags"),
                   st, fail);

@@ -1,6 +1,6 @@
 /* cuda_table.h — the CUDA backend's state for one table: device arrays laid
- * out as designs/hive/protocol.h expects, the launch geometry, and the small buffers
- * a batch reads its outcome back through. */
+ * out as the slot protocol expects (core/view.h), the launch geometry, and
+ * the small buffers a batch reads its outcome back through. */
 #ifndef HIVE_DICT_TABLE_H
 #define HIVE_DICT_TABLE_H
 
@@ -9,7 +9,7 @@
 
 #include "backend.h"
 #include "core/batch.h"
-#include "designs/hive/protocol.h"
+#include "designs/designs.h"
 #include "cuda_vm.h"
 
 /* Blocks of HIVE_CTR_COUNT counters (core/batch.h), summed on the device and
@@ -61,8 +61,9 @@ typedef struct hive_dict {
 extern "C" {
 #endif
 
-/* The kernels for a width and geometry, or NULL if this build has none. */
-const hive_geometry_kernels *hive_cuda_kernels(uint32_t width, uint32_t S, uint32_t T);
+/* The kernels for a width, geometry and design (HIVE_DESIGN_ID_*), or NULL
+ * if this build has none. */
+const hive_geometry_kernels *hive_cuda_kernels(uint32_t width, uint32_t S, uint32_t T, uint32_t design);
 
 /* cuda_batch.cu */
 /* Loads every kernel the table may launch (CUDA loads them lazily). */

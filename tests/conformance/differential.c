@@ -2,7 +2,7 @@
  * by the same seeded stream of random batches:
  *
  *   hive-differential <cpu|cuda> <kv32|kv64> [--ops N] [--seed S] [--config I] [--cycles C]
- *                     [--geometry SxT]
+ *                     [--geometry SxT] [--design hive|double]
  *
  * Batches mix find, contains, insert (every combine mode), erase and apply
  * (mixed op codes), 1..50,000 keys each (log-uniform sizes), drawn from a
@@ -132,8 +132,8 @@ static uint64_t run_config(const ht_target *t, unsigned ci, uint64_t base_seed, 
     }
     c.max_evictions = dc->max_evictions;
     c.stash_fraction = dc->stash_fraction;
-    ht_context("differential %s %s: seed %llu, config %u, opening", t->backend_name,
-               t->width_name, (unsigned long long)seed, ci);
+    ht_context("differential %s %s %s: seed %llu, config %u, opening", t->backend_name,
+               t->width_name, t->design_name, (unsigned long long)seed, ci);
     hive_table *table = ht_open(t, &c);
     hive_config resolved; /* the geometry the table got */
     HT_MUST(hive_get_config(table, &resolved));
@@ -264,14 +264,16 @@ static uint64_t run_config(const ht_target *t, unsigned ci, uint64_t base_seed, 
 int main(int argc, char **argv)
 {
     static char name[96];
-    const char *usage =
-        "<cpu|cuda> <kv32|kv64> [--ops N] [--seed S] [--config I] [--cycles C] [--geometry SxT]";
+    const char *usage = "<cpu|cuda> <kv32|kv64> [--ops N] [--seed S] [--config I] [--cycles C] "
+                        "[--geometry SxT] [--design hive|double]";
+    hive_design design = ht_take_design(&argc, argv, usage);
     if (argc < 3) {
         fprintf(stderr, "usage: %s %s\n", argv[0], usage);
         return HT_EXIT_FAIL;
     }
     ht_target t;
     ht_target_from_args(&t, argc, argv, 1, usage);
+    ht_target_set_design(&t, design);
     uint64_t total = 1000000, seed = 1;
     int only = -1, args_ok = 1;
     for (int a = 3; a + 1 < argc; a += 2) {
@@ -293,14 +295,18 @@ int main(int argc, char **argv)
         }
     }
     snprintf(name, sizeof name, "differential %s %s", t.backend_name, t.width_name);
+    if (design != HIVE_DESIGN_HIVE) {
+        size_t len = strlen(name);
+        snprintf(name + len, sizeof name - len, " %s", t.design_name);
+    }
     if (geometry_slots != 0) {
         size_t len = strlen(name);
         snprintf(name + len, sizeof name - len, " %ux%u", geometry_slots, geometry_lanes);
     }
     ht_begin(name);
     ht_require_backend(&t);
-    printf("differential %s %s: %llu key operations over %s, base seed %llu\n", t.backend_name,
-           t.width_name, (unsigned long long)total,
+    printf("differential %s %s %s: %llu key operations over %s, base seed %llu\n", t.backend_name,
+           t.width_name, t.design_name, (unsigned long long)total,
            only >= 0 ? "one configuration" : "every configuration", (unsigned long long)seed);
     uint64_t done = 0;
     for (unsigned ci = 0; ci < CONFIGS; ci++) {
@@ -311,7 +317,7 @@ int main(int argc, char **argv)
          * failure repeats with --seed <base> --config <i>. */
         done += run_config(&t, ci, seed, budget);
     }
-    printf("differential %s %s: %llu key operations compared\n", t.backend_name, t.width_name,
-           (unsigned long long)done);
+    printf("differential %s %s %s: %llu key operations compared\n", t.backend_name, t.width_name,
+           t.design_name, (unsigned long long)done);
     return ht_finish();
 }

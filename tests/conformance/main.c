@@ -1,8 +1,11 @@
-/* main.c — hive-conformance <cpu|cuda> <kv32|kv64> [--growth-keys N] [--geometry SxT] [suite ...]
+/* main.c — hive-conformance <cpu|cuda> <kv32|kv64> [--growth-keys N] [--geometry SxT]
+ *                           [--design hive|double] [suite ...]
  * Runs the named suites (default: all) on one backend and key width.
  * --growth-keys sets how many keys the growth suite grows to (default 10^6);
  * --geometry gives every table S slots per bucket and T lanes per key
- * (hive_config.bucket_slots, lanes_per_op; default: the backend's own). */
+ * (hive_config.bucket_slots, lanes_per_op; default: the backend's own);
+ * --design gives every table that design (hive_config.design; default
+ * hive). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,9 +39,9 @@ static char geometry_name[24] = "default";
 hive_table *ct_open(const ht_target *t, const char *suite, const ct_param *p,
                     uint64_t initial_capacity, hive_config *config)
 {
-    ht_context("%s %s %s: geometry %s, seed %llu, max_load_factor %.2f, min_load_factor %.2f",
-               suite, t->backend_name, t->width_name, geometry_name, (unsigned long long)p->seed,
-               p->max_load_factor, p->min_load_factor);
+    ht_context("%s %s %s %s: geometry %s, seed %llu, max_load_factor %.2f, min_load_factor %.2f",
+               suite, t->backend_name, t->width_name, t->design_name, geometry_name,
+               (unsigned long long)p->seed, p->max_load_factor, p->min_load_factor);
     *config = ht_config(t);
     config->max_load_factor = p->max_load_factor;
     config->min_load_factor = p->min_load_factor;
@@ -106,7 +109,8 @@ int main(int argc, char **argv)
 {
     static char name[160];
     const char *usage = "<cpu|cuda> <kv32|kv64> [--growth-keys N] [--geometry SxT] "
-                        "[insert|find|erase|apply|table|growth|fill|loadfactor ...]";
+                        "[--design hive|double] [insert|find|erase|apply|table|growth|fill|loadfactor ...]";
+    hive_design design = ht_take_design(&argc, argv, usage);
     if (!take_options(&argc, argv)) {
         fprintf(stderr, "usage: %s %s\n", argv[0], usage);
         return HT_EXIT_FAIL;
@@ -117,7 +121,12 @@ int main(int argc, char **argv)
     }
     ht_target t;
     ht_target_from_args(&t, argc, argv, 1, usage);
+    ht_target_set_design(&t, design);
     snprintf(name, sizeof name, "conformance %s %s", t.backend_name, t.width_name);
+    if (design != HIVE_DESIGN_HIVE) {
+        size_t len = strlen(name);
+        snprintf(name + len, sizeof name - len, " %s", t.design_name);
+    }
     if (geometry_slots != 0) {
         size_t len = strlen(name);
         snprintf(name + len, sizeof name - len, " %s", geometry_name);

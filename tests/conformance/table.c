@@ -21,6 +21,7 @@ static void check_config(const ht_target *t, hive_table *table, const hive_confi
     HT_CHECK_EQ(got.version, HIVE_CONFIG_VERSION, "get_config version");
     HT_CHECK_EQ(got.backend, t->backend, "get_config backend (resolved)");
     HT_CHECK_EQ(got.key_width, t->width, "get_config key_width");
+    HT_CHECK_EQ(got.design, asked->design, "get_config design");
     HT_CHECK_EQ(got.initial_capacity, asked->initial_capacity, "get_config initial_capacity");
     HT_CHECK(got.max_load_factor == asked->max_load_factor &&
                  got.min_load_factor == asked->min_load_factor,

@@ -2,6 +2,7 @@
 #include "universe.h"
 
 #include "core/index.h"
+#include "designs/double/probe.h"
 #include "hash/bithash.h"
 
 /* Random keys tried for the crowded ones, at most: with the target buckets
@@ -17,6 +18,16 @@ static uint32_t hash1(const ht_target *t, uint64_t key)
 static uint32_t hash2(const ht_target *t, uint64_t key)
 {
     return t->width == HIVE_KV32 ? hive_bithash2((uint32_t)key) : hive_hash2_k64(key);
+}
+
+/* The hash of a key's second bucket: the Hive design's b2, the double
+ * design's probe 1 (its first two probes crowd the run, its later ones fall
+ * where they may). */
+static uint32_t second_hash(const ht_target *t, uint64_t key)
+{
+    if (t->design == HIVE_DESIGN_DOUBLE)
+        return hive_double_probe_hash(hash1(t, key), hash2(t, key), 1);
+    return hash2(t, key);
 }
 
 static void add_key(fz_universe *u, uint64_t key)
@@ -66,7 +77,7 @@ void fz_universe_build(fz_universe *u, const ht_target *t, uint64_t buckets, uns
     uint64_t first = ht_rng_below(&rng, buckets);
     for (unsigned tries = 0; tries < FZ_CROWD_TRIES && u->n < u->plain + crowded; tries++) {
         uint64_t key = ht_random_key(t, &rng);
-        uint64_t b1 = hive_bucket_of(ix, hash1(t, key)), b2 = hive_bucket_of(ix, hash2(t, key));
+        uint64_t b1 = hive_bucket_of(ix, hash1(t, key)), b2 = hive_bucket_of(ix, second_hash(t, key));
         if ((b1 + buckets - first) % buckets < u->crowd_buckets &&
             (b2 + buckets - first) % buckets < u->crowd_buckets)
             add_key(u, key);

@@ -1,7 +1,8 @@
 /* universe.h — the keys a fuzz input draws from: a few plain keys (small
  * integers, random keys, the edges next to the reserved range) and keys
- * aimed at a few buckets, whose two hashes (src/hash/bithash.h) both name
- * one of a small set of buckets of the table as created (src/core/index.h),
+ * aimed at a few buckets, whose two buckets (src/hash/bithash.h; the double
+ * design's first two probes) both are one of a small set of buckets of the
+ * table as created (src/core/index.h),
  * so that their buckets overflow into eviction chains, the stash and the
  * growth that a key rejected for room triggers.  Growth splits each of those
  * buckets in two, so the keys stay crowded in the larger table; shrinking

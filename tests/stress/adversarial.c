@@ -1,13 +1,16 @@
 /* adversarial.c — the WarpSpeed adversarial concurrency test (reference spec
  * §1), adapted to hive, on any backend:
  *
- *   hive-adversarial <cpu|cuda> <kv32|kv64> [--reps R]
+ *   hive-adversarial <cpu|cuda> <kv32|kv64> [--reps R] [--design hive|double]
  *
  * Keys are picked so that every bucket of the table is the first bucket
  * (hash1, under the table's linear-hashing index) of exactly two keys X and
  * Y; this needs the internal hash and index rule (src/hash/bithash.h,
- * src/core/index.h) and the bucket count from hive_stats_get.  The capacity
- * is pinned (min_load_factor 0, max_load_factor 1, checked unchanged).
+ * src/core/index.h) and the bucket count from hive_stats_get.  The first
+ * bucket is the one whose lock serialises a key's locked placements in
+ * every design: the Hive design's b1, the double design's probe 0.  The
+ * capacity is pinned (min_load_factor 0, max_load_factor 1, checked
+ * unchanged).
  *
  *   round 1  insert every X
  *   round 2  one hive_apply batch holding, per bucket, three adjacent
@@ -171,8 +174,9 @@ static void *race(void *p)
 static void one_rep(int threaded, unsigned rep, uint64_t seed)
 {
     const ht_target *t = &target;
-    ht_context("adversarial %s %s (%s round 2): rep %u, seed %llu", t->backend_name,
-               t->width_name, threaded ? "threads" : "one batch", rep, (unsigned long long)seed);
+    ht_context("adversarial %s %s %s (%s round 2): rep %u, seed %llu", t->backend_name,
+               t->width_name, t->design_name, threaded ? "threads" : "one batch", rep,
+               (unsigned long long)seed);
     hive_config c = ht_config(t);
     /* 3 x buckets elements: well over the CPU backend's threshold for
      * spreading a batch over its worker threads. */
@@ -291,16 +295,22 @@ static void one_rep(int threaded, unsigned rep, uint64_t seed)
 int main(int argc, char **argv)
 {
     static char name[96];
-    const char *usage = "<cpu|cuda> <kv32|kv64> [--reps R]";
+    const char *usage = "<cpu|cuda> <kv32|kv64> [--reps R] [--design hive|double]";
+    hive_design design = ht_take_design(&argc, argv, usage);
     if (argc < 3) {
         fprintf(stderr, "usage: %s %s\n", argv[0], usage);
         return HT_EXIT_FAIL;
     }
     ht_target_from_args(&target, argc, argv, 1, usage);
+    ht_target_set_design(&target, design);
     unsigned reps = 10;
     if (argc >= 5 && strcmp(argv[3], "--reps") == 0)
         reps = (unsigned)atoi(argv[4]);
     snprintf(name, sizeof name, "adversarial %s %s", target.backend_name, target.width_name);
+    if (design != HIVE_DESIGN_HIVE) {
+        size_t len = strlen(name);
+        snprintf(name + len, sizeof name - len, " %s", target.design_name);
+    }
     ht_begin(name);
     ht_require_backend(&target);
     for (unsigned rep = 0; rep < reps; rep++)

@@ -3,6 +3,8 @@
 
 #include "check.h"
 #include "core/index.h"
+#include "designs/double/probe.h"
+#include "designs/hive/probe.h"
 #include "hash/bithash.h"
 
 uint32_t ht_key_hash(const ht_target *t, uint64_t key, int which)
@@ -16,6 +18,25 @@ uint64_t ht_base_bucket(const ht_target *t, uint64_t base, uint64_t key, int whi
 {
     return hive_bucket_of(hive_index_for(base), ht_key_hash(t, key, which));
 }
+
+uint32_t ht_key_probes(const ht_target *t)
+{
+    return t->design == HIVE_DESIGN_DOUBLE ? HIVE_DOUBLE_PROBES : HIVE_HIVE_PROBES;
+}
+
+static uint32_t probe_hash(const ht_target *t, uint32_t h1, uint32_t h2, uint32_t probe)
+{
+    return t->design == HIVE_DESIGN_DOUBLE ? hive_double_probe_hash(h1, h2, probe)
+                                           : hive_hive_probe_hash(h1, h2, probe);
+}
+
+uint64_t ht_probe_base_bucket(const ht_target *t, uint64_t base, uint64_t key, uint32_t probe)
+{
+    uint32_t h = probe_hash(t, ht_key_hash(t, key, 1), ht_key_hash(t, key, 2), probe);
+    return hive_bucket_of(hive_index_for(base), h);
+}
+
+int ht_aim_tight(const ht_target *t) { return !(t->design == HIVE_DESIGN_DOUBLE && t->width == HIVE_KV32); }
 
 /* ---------------------------------------------------------------- inverse steps */
 
@@ -74,25 +95,51 @@ static uint64_t undo_fold64(uint64_t f)
 
 /* ---------------------------------------------------------------- aiming */
 
-/* A hash naming one of base buckets [first, end): bucket (h * base) >> 32
- * of the base index, so h in [ceil(first 2^32 / base), ceil(end 2^32 / base)). */
-static uint32_t hash_in(ht_rng *rng, uint64_t base, uint64_t first, uint64_t end)
+/* The hashes naming base buckets [first, end): bucket (h * base) >> 32 of
+ * the base index, so h in [*lo, *hi) = [ceil(first 2^32 / base),
+ * ceil(end 2^32 / base)). */
+static void hashes_of(uint64_t base, uint64_t first, uint64_t end, uint64_t *lo, uint64_t *hi)
 {
     unsigned __int128 one = (unsigned __int128)1 << 32;
-    uint64_t lo = (uint64_t)(((unsigned __int128)first * one + base - 1) / base);
-    uint64_t hi = (uint64_t)(((unsigned __int128)end * one + base - 1) / base);
+    *lo = (uint64_t)(((unsigned __int128)first * one + base - 1) / base);
+    *hi = (uint64_t)(((unsigned __int128)end * one + base - 1) / base);
+}
+
+static uint32_t hash_in(ht_rng *rng, uint64_t base, uint64_t first, uint64_t end)
+{
+    uint64_t lo, hi;
+    hashes_of(base, first, end, &lo, &hi);
     return (uint32_t)ht_rng_range(rng, lo, hi - 1);
 }
 
 /* A key whose first hash names a bucket of the range and, for KV64, whose
- * second does too. */
+ * second does too (the Hive design) or whose probes all do (the double
+ * design: probe i's hash is h1 + i * step for an odd step; a step of at most
+ * the range's hashes over the probes, and a first hash that far from the
+ * range's end, keep them all in it). */
 static uint64_t candidate(const ht_target *t, ht_rng *rng, uint64_t base, uint64_t first,
                           uint64_t end)
 {
-    uint32_t lo = undo_bithash1(hash_in(rng, base, first, end));
+    uint32_t h1, h2;
+    if (t->design == HIVE_DESIGN_DOUBLE && t->width == HIVE_KV64) {
+        uint64_t lo, hi;
+        hashes_of(base, first, end, &lo, &hi);
+        uint64_t most = (hi - 1 - lo) / (HIVE_DOUBLE_PROBES - 1); /* the largest step */
+        if (most == 0)
+            ht_fatal("ht_aimed_keys: base buckets %llu..%llu of %llu hold too few hashes for %d "
+                     "probes", (unsigned long long)first, (unsigned long long)end - 1,
+                     (unsigned long long)base, HIVE_DOUBLE_PROBES);
+        uint64_t step = 2 * ht_rng_range(rng, 0, (most - 1) / 2) + 1;
+        h1 = (uint32_t)ht_rng_range(rng, lo, hi - 1 - (HIVE_DOUBLE_PROBES - 1) * step);
+        h2 = (uint32_t)step;
+    } else {
+        h1 = hash_in(rng, base, first, end);
+        h2 = hash_in(rng, base, first, end);
+    }
+    uint32_t lo = undo_bithash1(h1);
     if (t->width == HIVE_KV32)
         return lo;
-    uint32_t hi = undo_bithash2(hash_in(rng, base, first, end));
+    uint32_t hi = undo_bithash2(h2);
     return undo_fold64(((uint64_t)hi << 32) | lo);
 }
 
@@ -106,17 +153,27 @@ void ht_aimed_keys(const ht_target *t, ht_rng *rng, uint64_t base, uint64_t firs
     /* KV32 draws for its second hash (base / count tries a key on average);
      * far more than that in a row means the range has run out of keys. */
     const uint64_t give_up = 1000 * (base / count + 1);
+    /* The probes a key must have in the range, and those its making puts
+     * there (the rest are drawn for). */
+    const uint32_t wanted = ht_aim_tight(t) ? ht_key_probes(t) : 1;
+    const uint32_t made = t->width == HIVE_KV64 ? wanted : 1;
     uint64_t misses = 0;
     for (size_t i = 0; i < n;) {
         uint64_t key = candidate(t, rng, base, first, end);
-        uint64_t b1 = ht_base_bucket(t, base, key, 1), b2 = ht_base_bucket(t, base, key, 2);
-        int b1_in = b1 >= first && b1 < end, b2_in = b2 >= first && b2 < end;
-        if (!b1_in || (t->width == HIVE_KV64 && !b2_in))
-            ht_fatal("ht_aimed_keys: key %llu made for base buckets %llu..%llu has its hashes "
-                     "in buckets %llu and %llu: an inverse hash is wrong",
+        uint32_t in = 0;
+        uint64_t out_at = 0;
+        while (in < wanted) {
+            out_at = ht_probe_base_bucket(t, base, key, in);
+            if (out_at < first || out_at >= end)
+                break;
+            in++;
+        }
+        if (in < made)
+            ht_fatal("ht_aimed_keys: key %llu made for base buckets %llu..%llu has its probe %u "
+                     "in bucket %llu: an inverse hash is wrong",
                      (unsigned long long)key, (unsigned long long)first,
-                     (unsigned long long)end - 1, (unsigned long long)b1, (unsigned long long)b2);
-        if (!b2_in || key >= t->reserved_min || ht_ref_get(taken, key, NULL)) {
+                     (unsigned long long)end - 1, in, (unsigned long long)out_at);
+        if (in < wanted || key >= t->reserved_min || ht_ref_get(taken, key, NULL)) {
             if (++misses > give_up)
                 ht_fatal("ht_aimed_keys: no new key found for base buckets %llu..%llu of %llu "
                          "after %llu tries (%zu of %zu made)",

@@ -1,5 +1,6 @@
-/* aim.h — keys aimed at buckets: keys of the target's width whose two
- * candidate buckets both lie in a chosen range of buckets of a table's base
+/* aim.h — keys aimed at buckets: keys of the target's width whose candidate
+ * buckets (the probe buckets of the target's design: the Hive design's two,
+ * the double design's 16) lie in a chosen range of buckets of a table's base
  * index, hive_index_for(base), the index of a table created with `base`
  * buckets (src/core/index.h).
  *
@@ -14,7 +15,12 @@
  * backwards (src/hash/bithash.h: every step of them is a bijection of 32 or
  * 64 bits).  A KV64 key so gets both of its hashes chosen; a KV32 key only
  * its first, and keeps trying for the second (base / count tries a key).
- * Every key returned is checked with the forward hashes and the index. */
+ * The double design's probe i is bucket_of(h1 + i * (h2 | 1)): a KV64 key
+ * gets a first hash in the range and a small odd step that keeps all 16
+ * probes in it; a KV32 key, whose step is whatever its first hash's key
+ * hashes to, only has probe 0 aimed (ht_aim_tight says 0), and its other
+ * probes go where they fall.  Every key returned is checked with the
+ * forward hashes and the index. */
 #ifndef HT_AIM_H
 #define HT_AIM_H
 
@@ -31,10 +37,21 @@ uint32_t ht_key_hash(const ht_target *t, uint64_t key, int which);
 /* The bucket that hash `which` of key names under hive_index_for(base). */
 uint64_t ht_base_bucket(const ht_target *t, uint64_t base, uint64_t key, int which);
 
-/* Fills out[0..n) with distinct non-reserved keys whose two base buckets both
- * lie in [first, first + count), none of them in `taken`; adds each to
- * `taken` (value 0), so that keys of several calls stay distinct.  Exits 1
- * if the range holds too few keys for n. */
+/* Probe buckets a key has in the target's design, and the one probe i names
+ * under hive_index_for(base) (probe 0 is hash 1's bucket in every design). */
+uint32_t ht_key_probes(const ht_target *t);
+uint64_t ht_probe_base_bucket(const ht_target *t, uint64_t base, uint64_t key, uint32_t probe);
+
+/* Whether ht_aimed_keys aims every probe of a key (else probe 0 only: KV32
+ * keys of the double design), so that keys aimed at too few buckets must
+ * overflow into the stash. */
+int ht_aim_tight(const ht_target *t);
+
+/* Fills out[0..n) with distinct non-reserved keys whose probe buckets all
+ * lie in [first, first + count) of the base index (probe 0 only where
+ * ht_aim_tight says 0), none of them in `taken`; adds each to `taken`
+ * (value 0), so that keys of several calls stay distinct.  Exits 1 if the
+ * range holds too few keys for n. */
 void ht_aimed_keys(const ht_target *t, ht_rng *rng, uint64_t base, uint64_t first,
                    uint64_t count, uint64_t *out, size_t n, ht_ref *taken);
 

@@ -31,6 +31,7 @@ void ht_target_init(ht_target *t, hive_backend backend, hive_key_width width)
     t->kv_bytes = width == HIVE_KV64 ? 8 : 4;
     t->reserved_min = width == HIVE_KV64 ? HIVE_KV64_RESERVED_MIN : HIVE_KV32_RESERVED_MIN;
     t->value_mask = width == HIVE_KV64 ? ~0ull : 0xFFFFFFFFull;
+    ht_target_set_design(t, HIVE_DESIGN_HIVE);
 }
 
 int ht_parse_backend(const char *s, hive_backend *backend)
@@ -50,6 +51,17 @@ int ht_parse_width(const char *s, hive_key_width *width)
         *width = HIVE_KV32;
     else if (strcmp(s, "kv64") == 0)
         *width = HIVE_KV64;
+    else
+        return 0;
+    return 1;
+}
+
+int ht_parse_design(const char *s, hive_design *design)
+{
+    if (strcmp(s, "hive") == 0)
+        *design = HIVE_DESIGN_HIVE;
+    else if (strcmp(s, "double") == 0)
+        *design = HIVE_DESIGN_DOUBLE;
     else
         return 0;
     return 1;
@@ -85,6 +97,32 @@ void ht_target_from_args(ht_target *t, int argc, char **argv, int first, const c
     ht_target_init(t, backend, width);
 }
 
+hive_design ht_take_design(int *argc, char **argv, const char *usage)
+{
+    hive_design design = HIVE_DESIGN_HIVE;
+    for (int a = 1; a < *argc;) {
+        if (strcmp(argv[a], "--design") != 0) {
+            a++;
+            continue;
+        }
+        if (a + 1 >= *argc || !ht_parse_design(argv[a + 1], &design)) {
+            fprintf(stderr, "%s: --design takes hive or double\nusage: %s %s\n", argv[0], argv[0],
+                    usage);
+            exit(HT_EXIT_FAIL);
+        }
+        for (int b = a; b + 2 <= *argc; b++)
+            argv[b] = argv[b + 2];
+        *argc -= 2;
+    }
+    return design;
+}
+
+void ht_target_set_design(ht_target *t, hive_design design)
+{
+    t->design = design;
+    t->design_name = design == HIVE_DESIGN_DOUBLE ? "double" : "hive";
+}
+
 int ht_require_gpu(void)
 {
     const char *v = getenv("HIVE_REQUIRE_GPU");
@@ -96,6 +134,7 @@ hive_config ht_config(const ht_target *t)
     hive_config c = HIVE_CONFIG_INIT;
     c.backend = t->backend;
     c.key_width = t->width;
+    c.design = t->design;
     return c;
 }
 

@@ -30,6 +30,8 @@ typedef struct ht_target {
     size_t kv_bytes;          /* bytes of one key or value: 4 or 8 */
     uint64_t reserved_min;    /* the first reserved key of the width */
     uint64_t value_mask;      /* all ones of the width */
+    hive_design design;       /* the tables' design; ht_target_init sets HIVE_DESIGN_HIVE */
+    const char *design_name;  /* "hive", "double" */
 } ht_target;
 
 void ht_target_init(ht_target *t, hive_backend backend, hive_key_width width);
@@ -40,14 +42,23 @@ int ht_parse_width(const char *s, hive_key_width *width);
  * key, both positive; returns 0 on anything else.  Which geometries make a
  * table is hive_create's rule, not the parser's. */
 int ht_parse_geometry(const char *s, uint32_t *bucket_slots, uint32_t *lanes_per_op);
+/* "hive"/"double"; returns 0 on an unknown name. */
+int ht_parse_design(const char *s, hive_design *design);
 /* Parses argv[first] as backend and argv[first + 1] as width (either may be
  * NULL to default to cpu / kv32); exits 1 with a usage line on bad input. */
 void ht_target_from_args(ht_target *t, int argc, char **argv, int first, const char *usage);
+/* Takes "--design hive|double" out of argv (wherever it is after argv[0],
+ * shifting the rest down and updating *argc), before a program parses the
+ * rest, and returns the design named (HIVE_DESIGN_HIVE without one).  Exits
+ * 1 with a usage line on a bad or missing name. */
+hive_design ht_take_design(int *argc, char **argv, const char *usage);
+/* Sets t's design (after ht_target_init or ht_target_from_args). */
+void ht_target_set_design(ht_target *t, hive_design design);
 
 /* 1 when HIVE_REQUIRE_GPU=1 is set. */
 int ht_require_gpu(void);
 
-/* HIVE_CONFIG_INIT with the target's backend and width. */
+/* HIVE_CONFIG_INIT with the target's backend, width and design. */
 hive_config ht_config(const ht_target *t);
 
 /* Creates a table, or leaves the process: exit 77 for a CUDA table without a

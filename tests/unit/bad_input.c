@@ -104,6 +104,7 @@ static void bad_configs(void)
     BAD(struct_size, (uint32_t)sizeof(hive_config) + 8, "struct_size too big");
     BAD(version, 0, "version 0");
     BAD(version, HIVE_CONFIG_VERSION + 1, "a future version");
+    BAD(version, HIVE_CONFIG_VERSION - 1, "an older version (a header without config.design)");
     BAD(backend, (hive_backend)3, "backend 3");
     BAD(backend, (hive_backend)-1, "backend -1");
     BAD(key_width, (hive_key_width)0, "key_width 0");
@@ -130,6 +131,8 @@ static void bad_configs(void)
     BAD(bucket_slots, 64, "bucket_slots 64");
     BAD(lanes_per_op, 3, "lanes_per_op 3");
     BAD(lanes_per_op, 64, "lanes_per_op 64");
+    BAD(design, (hive_design)2, "design 2");
+    BAD(design, (hive_design)-1, "design -1");
 #undef BAD
     c = ht_config(t);
     c.bucket_slots = 8;

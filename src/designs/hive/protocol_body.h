@@ -1,221 +1,20 @@
-/* protocol_body.h — the per-key operations of protocol.h for one key width.
- * Included by protocol.h only, with P_* defined; it #undefs them at the end.
- * No include guard on purpose: one inclusion per width. */
-
-/* What one pass over a bucket saw. */
-typedef struct P_SUFFIX(hive_scan) {
-    int match;      /* slot holding the key, or -1 */
-    int free;       /* first free (EMPTY or VACANT) slot, or -1 */
-    int ended;      /* the free slots are EMPTY: the bucket has never been full (R4) */
-    int tomb;       /* first TOMB slot, or -1 */
-    int moving;     /* a slot is frozen by a cuckoo move */
-    P_SLOT word;    /* the matching slot's word, else the first free slot's */
-    P_SLOT tomb_word;
-} P_SUFFIX(hive_scan);
-
-HIVE_PROTO P_SLOT *P_SUFFIX(hive_bucket)(P_SLOT *base, uint64_t b, uint32_t slots_per_bucket)
-{
-    return base + b * slots_per_bucket;
-}
-
-/* A scan that has seen nothing yet. */
-HIVE_PROTO P_SUFFIX(hive_scan) P_SUFFIX(hive_scan_none)(void)
-{
-    P_SUFFIX(hive_scan) s;
-    s.match = -1;
-    s.free = -1;
-    s.ended = 0;
-    s.tomb = -1;
-    s.moving = 0;
-    s.word = 0;
-    s.tomb_word = 0;
-    return s;
-}
-
-#ifndef P_TILE
-/* Classifies one slot for a scan that stops at the key or at the first free
- * slot (free slots are a suffix, so nothing lies beyond it; every caller uses
- * only `match`/`word` once a match is found).  Returns 1 where it stops. */
-HIVE_PROTO int P_SUFFIX(hive_scan_slot)(P_SUFFIX(hive_scan) * s, P_SLOT w, uint32_t i, P_KEY k)
-{
-    P_KEY key = P_KEY_OF(w);
-    if (key == k) {
-        s->match = (int)i;
-        s->word = w;
-        return 1;
-    }
-    if (key >= P_VACANT) { /* EMPTY or VACANT */
-        s->free = (int)i;
-        s->ended = key == P_EMPTY;
-        s->word = w;
-        return 1;
-    }
-    if (key == P_TOMB) {
-        if (s->tomb < 0) {
-            s->tomb = (int)i;
-            s->tomb_word = w;
-        }
-    } else if (key == P_MOVING) {
-        s->moving = 1;
-    }
-    return 0;
-}
-
-/* Slots of one 32-byte sector, the unit the L2 serves. */
-#define P_SECTOR_SLOTS (4 / P_WORDS)
-
-/* Loads the bucket's slots (each slot atomically) and classifies them,
- * stopping at the key or at the first free slot.  The GPU loads a sector at a
- * time, every slot of it before any is looked at (unrolled: S is a
- * compile-time constant at every call site), and stops between sectors: the
- * L2 serves random reads by the sector, and a KV64 find at load 0.9 that stops
- * in the first sector of its 4-slot bucket where it can reads 1.7 sectors a
- * key, not 2.25 (H100: 12.4 -> 15.9 G/s, bench/NOTES.md item 61).  The host
- * loads slot by slot. */
-HIVE_PROTO P_SUFFIX(hive_scan) P_SUFFIX(hive_scan_bucket)(const P_SLOT *bucket, P_GEOM_PARAM, P_KEY k)
-{
-#if defined(__CUDACC__)
-    P_SUFFIX(hive_scan) s = P_SUFFIX(hive_scan_none)();
-#pragma unroll
-    for (uint32_t g = 0; g < P_S; g += P_SECTOR_SLOTS) {
-        P_SLOT w[P_SECTOR_SLOTS];
-#if P_WORDS == 1
-#pragma unroll
-        for (uint32_t i = 0; i < P_SECTOR_SLOTS; i += 2)
-            hive_load64x2(bucket + g + i, &w[i], &w[i + 1]);
-#else
-#pragma unroll
-        for (uint32_t i = 0; i < P_SECTOR_SLOTS; i++)
-            w[i] = P_LOAD(bucket + g + i);
-#endif
-#pragma unroll
-        for (uint32_t i = 0; i < P_SECTOR_SLOTS; i++)
-            if (P_SUFFIX(hive_scan_slot)(&s, w[i], g + i, k))
-                return s;
-    }
-    return s;
-#else
-    P_SUFFIX(hive_scan) s = P_SUFFIX(hive_scan_none)();
-    for (uint32_t i = 0; i < P_S; i++)
-        if (P_SUFFIX(hive_scan_slot)(&s, P_LOAD(bucket + i), i, k))
-            return s;
-    return s;
-#endif
-}
-#undef P_SECTOR_SLOTS
-#else
-#include "tile_scan_body.h"
-#endif
-
-/* Applies an upsert to a slot that held k as `seen`.  Returns the result code,
- * or 0 when the slot no longer holds k (erased or frozen): the caller retries. */
-HIVE_PROTO int P_SUFFIX(hive_update_slot)(P_GEOM_PARAM, P_SLOT *slot, P_SLOT seen, P_KEY k, P_VAL val, int mode)
-{
-    (void)P_GEOM_ARG;
-    if (mode == HIVE_CMB_KEEP)
-        return HIVE_R_EXISTED;
-    P_SLOT cur = seen;
-    for (;;) {
-        P_VAL next = P_COMBINE(mode, P_VAL_OF(cur), val);
-        if (next == P_VAL_OF(cur))
-            return HIVE_R_UPDATED; /* nothing to write: linearizes at the load */
-        P_SLOT old = P_CAS(slot, cur, P_MAKE(k, next));
-        if (old == cur)
-            return HIVE_R_UPDATED;
-        if (P_KEY_OF(old) != k)
-            return 0;
-        cur = old; /* a concurrent update of the same key: combine again */
-    }
-}
-
-/* Scans the stash probe of a key: the first match (slot pointer, word), and
- * the first free slot (EMPTY or TOMB) up to the first bucket with an EMPTY
- * slot, where every probe stops. */
-typedef struct P_SUFFIX(hive_stash_scan) {
-    P_SLOT *match;
-    P_SLOT match_word;
-    P_SLOT *free_slot;
-    P_SLOT free_word;
-    uint64_t free_bucket;
-} P_SUFFIX(hive_stash_scan);
-
-HIVE_PROTO P_SUFFIX(hive_stash_scan) P_SUFFIX(hive_scan_stash)(const hive_view *v, P_GEOM_PARAM,
-                                                               P_KEY k, uint32_t h1, uint32_t h2)
-{
-    P_SUFFIX(hive_stash_scan) r;
-    r.match = 0;
-    r.match_word = 0;
-    r.free_slot = 0;
-    r.free_word = 0;
-    r.free_bucket = 0;
-    if (v->stash_buckets == 0)
-        return r;
-    uint64_t home = hive_stash_home(h1, h2, v->stash_buckets);
-    uint32_t probes = v->stash_buckets < HIVE_STASH_PROBE ? (uint32_t)v->stash_buckets : HIVE_STASH_PROBE;
-    for (uint32_t p = 0; p < probes; p++) {
-        uint64_t sb = (home + p) % v->stash_buckets;
-        P_SLOT *bucket = P_SUFFIX(hive_bucket)((P_SLOT *)v->stash, sb, P_S);
-        P_SUFFIX(hive_scan) s = P_SUFFIX(hive_scan_bucket)(bucket, P_GEOM_ARG, k);
-        if (s.match >= 0) {
-            r.match = bucket + s.match;
-            r.match_word = s.word;
-            return r;
-        }
-        if (r.free_slot == 0 && s.tomb >= 0) {
-            r.free_slot = bucket + s.tomb;
-            r.free_word = s.tomb_word;
-            r.free_bucket = sb;
-        }
-        if (s.free >= 0) { /* a stash bucket's free slots are EMPTY */
-            if (r.free_slot == 0) {
-                r.free_slot = bucket + s.free;
-                r.free_word = s.word;
-                r.free_bucket = sb;
-            }
-            return r;
-        }
-    }
-    return r;
-}
-
-/* Puts k's pair in the first free slot of its stash probe (scanned again:
- * an insert's earlier scan may have been skipped, and eviction took time).
- * Returns 1 if placed, 0 if the probe has no free slot, -1 if k is there or
- * the slot was taken meanwhile (look again). */
-HIVE_PROTO int P_SUFFIX(hive_stash_put)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P_SLOT pair,
-                                        uint32_t h1, uint32_t h2)
-{
-    P_SUFFIX(hive_stash_scan) st = P_SUFFIX(hive_scan_stash)(v, P_GEOM_ARG, k, h1, h2);
-    if (st.match)
-        return -1;
-    if (st.free_slot == 0)
-        return 0;
-    P_MARK_STASH(v, st.free_bucket);
-    if (P_CAS(st.free_slot, st.free_word, pair) != st.free_word)
-        return -1;
-    P_ADD_LIVE(v, 1);
-    return 1;
-}
-
-/* May the stash hold k?  Only if k's home stash bucket ever held a pair. */
-HIVE_PROTO int P_SUFFIX(hive_stash_in_use)(const hive_view *v, P_GEOM_PARAM, uint32_t h1, uint32_t h2)
-{
-    (void)P_GEOM_ARG;
-    return v->stash_buckets != 0 &&
-           P_STASH_USED(v, hive_stash_home(h1, h2, v->stash_buckets));
-}
-
-/* The key's two hashes, for callers that run an operation in parts. */
-HIVE_PROTO uint32_t P_SUFFIX(hive_hash1)(P_KEY k) { return P_HASH1(k); }
-HIVE_PROTO uint32_t P_SUFFIX(hive_hash2)(P_KEY k) { return P_HASH2(k); }
+/* protocol_body.h — the Hive design's per-key operations (protocol.h's rules
+ * R1-R6) for one key width and mode, over the shared slot protocol
+ * (core/slot_body.h: bucket scans, updates in place, the stash).  Included by
+ * designs/designs.h once per width and mode, after core/slot_body.h.  Its
+ * functions are D_OP(name) = name_<width>_hive (hive_find_kv32_hive, ...);
+ * the names the kernels call (hive_find_kv32, ...) choose the table's design
+ * and, for this one, call these (designs/dispatch_body.h).  No include guard:
+ * once per instantiation. */
+#define D_OP(name) HIVE_PASTE(P_SUFFIX(name), _hive)
 
 /* ---------------------------------------------------------------- find */
 
 /* Returns HIVE_R_FOUND (value in *out) or HIVE_R_NOT_FOUND. */
 /* hive_find with the key's hashes already computed (a caller that prefetched
  * its buckets has them). */
-HIVE_PROTO int P_SUFFIX(hive_find_hashed)(const hive_view *v, P_GEOM_PARAM, P_KEY k, uint32_t h1,
-                                          uint32_t h2, P_VAL *out)
+HIVE_PROTO int D_OP(hive_find_hashed)(const hive_view *v, P_GEOM_PARAM, P_KEY k, uint32_t h1,
+                                      uint32_t h2, P_VAL *out)
 {
     for (unsigned round = 0;; round++) {
         uint64_t b1 = hive_bucket_of(v->ix, h1);
@@ -252,16 +51,16 @@ HIVE_PROTO int P_SUFFIX(hive_find_hashed)(const hive_view *v, P_GEOM_PARAM, P_KE
     }
 }
 
-HIVE_PROTO int P_SUFFIX(hive_find)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P_VAL *out)
+HIVE_PROTO int D_OP(hive_find)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P_VAL *out)
 {
-    return P_SUFFIX(hive_find_hashed)(v, P_GEOM_ARG, k, P_HASH1(k), P_HASH2(k), out);
+    return D_OP(hive_find_hashed)(v, P_GEOM_ARG, k, P_HASH1(k), P_HASH2(k), out);
 }
 
 /* ---------------------------------------------------------------- erase */
 
 /* Returns HIVE_R_ERASED or HIVE_R_NOT_FOUND. */
-HIVE_PROTO int P_SUFFIX(hive_erase_hashed)(const hive_view *v, P_GEOM_PARAM, P_KEY k, uint32_t h1,
-                                           uint32_t h2)
+HIVE_PROTO int D_OP(hive_erase_hashed)(const hive_view *v, P_GEOM_PARAM, P_KEY k, uint32_t h1,
+                                       uint32_t h2)
 {
     const P_SLOT tomb = P_MAKE(P_TOMB, 0);
     for (unsigned round = 0;; round++) {
@@ -306,23 +105,23 @@ HIVE_PROTO int P_SUFFIX(hive_erase_hashed)(const hive_view *v, P_GEOM_PARAM, P_K
     }
 }
 
-HIVE_PROTO int P_SUFFIX(hive_erase)(const hive_view *v, P_GEOM_PARAM, P_KEY k)
+HIVE_PROTO int D_OP(hive_erase)(const hive_view *v, P_GEOM_PARAM, P_KEY k)
 {
-    return P_SUFFIX(hive_erase_hashed)(v, P_GEOM_ARG, k, P_HASH1(k), P_HASH2(k));
+    return D_OP(hive_erase_hashed)(v, P_GEOM_ARG, k, P_HASH1(k), P_HASH2(k));
 }
 
 /* ---------------------------------------------------------------- cuckoo eviction */
 
 /* One link of a displacement chain: the slot a victim is taken from. */
-typedef struct P_SUFFIX(hive_link) {
+typedef struct D_OP(hive_link) {
     P_SLOT *slot;
     P_SLOT word; /* the victim pair as seen */
-} P_SUFFIX(hive_link);
+} D_OP(hive_link);
 
 /* Is `word` a pair that may be moved out of bucket b (R5: it lives in its
  * first bucket, and its second bucket is another one)?  Sets *dest to that
  * second bucket. */
-HIVE_PROTO int P_SUFFIX(hive_movable)(const hive_view *v, P_SLOT word, uint64_t b, uint64_t *dest)
+HIVE_PROTO int D_OP(hive_movable)(const hive_view *v, P_SLOT word, uint64_t b, uint64_t *dest)
 {
     P_KEY m = P_KEY_OF(word);
     if (P_RESERVED(m))
@@ -345,8 +144,8 @@ HIVE_PROTO int P_SUFFIX(hive_movable)(const hive_view *v, P_SLOT word, uint64_t 
  * of its own after the commits: an inserter of the newcomer's key that takes
  * the lock next meets the frozen first link in b1 or b2 and waits for its
  * commit (R3, R5).  Returns 1 if applied. */
-HIVE_PROTO int P_SUFFIX(hive_apply_chain)(const hive_view *v, P_GEOM_PARAM, P_SUFFIX(hive_link) * chain, int depth,
-                                          P_SLOT *free_slot, P_SLOT free_word, P_SLOT newcomer, uint64_t *held)
+HIVE_PROTO int D_OP(hive_apply_chain)(const hive_view *v, P_GEOM_PARAM, D_OP(hive_link) * chain, int depth,
+                                      P_SLOT *free_slot, P_SLOT free_word, P_SLOT newcomer, uint64_t *held)
 {
     (void)P_GEOM_ARG;
     int frozen = 0;
@@ -386,11 +185,11 @@ HIVE_PROTO int P_SUFFIX(hive_apply_chain)(const hive_view *v, P_GEOM_PARAM, P_SU
  * *dest is b, and it returns 0 (no pair may leave a bucket with a free slot,
  * R4); b's last slot is read with the first group's words, not a round trip
  * before them. */
-HIVE_PROTO int P_SUFFIX(hive_movable_with_room)(const hive_view *v, P_GEOM_PARAM, uint64_t b,
-                                                P_SUFFIX(hive_link) * victim, uint64_t *dest,
-                                                uint32_t start, P_SUFFIX(hive_link) * walk,
-                                                uint64_t *walk_dest, P_SUFFIX(hive_link) * tomb,
-                                                int *own_room)
+HIVE_PROTO int D_OP(hive_movable_with_room)(const hive_view *v, P_GEOM_PARAM, uint64_t b,
+                                            D_OP(hive_link) * victim, uint64_t *dest,
+                                            uint32_t start, D_OP(hive_link) * walk,
+                                            uint64_t *walk_dest, D_OP(hive_link) * tomb,
+                                            int *own_room)
 {
     P_SLOT *bucket = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b, P_S);
     uint32_t walk_rank = P_S;
@@ -423,7 +222,7 @@ HIVE_UNROLL
         }
 HIVE_UNROLL
         for (uint32_t j = 0; j < HIVE_NEAR_GROUP; j++)
-            movable[j] = P_SUFFIX(hive_movable)(v, word[j], b, &to[j]);
+            movable[j] = D_OP(hive_movable)(v, word[j], b, &to[j]);
         P_SLOT last[HIVE_NEAR_GROUP];
 HIVE_UNROLL
         for (uint32_t j = 0; j < HIVE_NEAR_GROUP; j++)
@@ -462,15 +261,15 @@ HIVE_UNROLL
  * `levels` (HIVE_EVICT_*) says which levels to search.  Called holding b1's
  * lock.  Returns the keys moved (1 or 2), or 0 if no such chain exists or
  * another thread changed it first. */
-HIVE_PROTO int P_SUFFIX(hive_evict_near)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P_VAL val, uint64_t b1,
-                                         uint64_t b2, int levels, uint64_t *held)
+HIVE_PROTO int D_OP(hive_evict_near)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P_VAL val, uint64_t b1,
+                                     uint64_t b2, int levels, uint64_t *held)
 {
-    P_SUFFIX(hive_link) chain[2] = {{0, 0}, {0, 0}};
+    D_OP(hive_link) chain[2] = {{0, 0}, {0, 0}};
     uint64_t dest = 0;
     int depth = (levels & HIVE_EVICT_ONE_MOVE) &&
-                (P_SUFFIX(hive_movable_with_room)(v, P_GEOM_ARG, b1, &chain[0], &dest, 0, 0, 0, 0, 0) ||
+                (D_OP(hive_movable_with_room)(v, P_GEOM_ARG, b1, &chain[0], &dest, 0, 0, 0, 0, 0) ||
                  (b2 != b1 &&
-                  P_SUFFIX(hive_movable_with_room)(v, P_GEOM_ARG, b2, &chain[0], &dest, 0, 0, 0, 0, 0)));
+                  D_OP(hive_movable_with_room)(v, P_GEOM_ARG, b2, &chain[0], &dest, 0, 0, 0, 0, 0)));
     uint32_t candidates = !(levels & HIVE_EVICT_TWO_MOVES) ? 0 : b2 != b1 ? 2 * P_S : P_S;
 HIVE_NO_UNROLL
     for (uint32_t c = 0; c < candidates && depth == 0; c++) {
@@ -478,14 +277,14 @@ HIVE_NO_UNROLL
         chain[0].slot = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b, P_S) + c % P_S;
         chain[0].word = P_LOAD_ONE(chain[0].slot);
         uint64_t via = 0;
-        if (!P_SUFFIX(hive_movable)(v, chain[0].word, b, &via))
+        if (!D_OP(hive_movable)(v, chain[0].word, b, &via))
             continue;
         /* The slot may hold another pair than the first search saw (other
          * threads' chains pass through b1 and b2), so `via` may have room:
          * then the pair moves there.  Only out of a bucket with no free slot
          * (never again) may a pair move on to its second bucket (R4). */
         int via_room = 0;
-        if (P_SUFFIX(hive_movable_with_room)(v, P_GEOM_ARG, via, &chain[1], &dest, 0, 0, 0, 0, &via_room)) {
+        if (D_OP(hive_movable_with_room)(v, P_GEOM_ARG, via, &chain[1], &dest, 0, 0, 0, 0, &via_room)) {
             depth = 2;
         } else if (via_room) {
             depth = 1; /* dest is via */
@@ -497,8 +296,8 @@ HIVE_NO_UNROLL
     P_SUFFIX(hive_scan) ds = P_SUFFIX(hive_scan_bucket)(dest_bucket, P_GEOM_ARG, P_KEY_OF(chain[depth - 1].word));
     if (ds.match >= 0 || ds.free < 0)
         return 0; /* stale, or the room was taken */
-    if (!P_SUFFIX(hive_apply_chain)(v, P_GEOM_ARG, chain, depth, dest_bucket + ds.free, ds.word, P_MAKE(k, val),
-                                    held))
+    if (!D_OP(hive_apply_chain)(v, P_GEOM_ARG, chain, depth, dest_bucket + ds.free, ds.word, P_MAKE(k, val),
+                                held))
         return 0;
     return depth;
 }
@@ -512,26 +311,26 @@ HIVE_NO_UNROLL
  * twice each, from other slots.  Called holding b1's lock.  Returns the
  * number of keys moved, 0 if no chain was found, or -1 if chains were found
  * but other threads changed them first (worth trying again). */
-HIVE_PROTO int P_SUFFIX(hive_evict)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P_VAL val,
-                                    uint32_t h1, uint64_t b1, uint64_t b2, uint64_t *held)
+HIVE_PROTO int D_OP(hive_evict)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P_VAL val,
+                                uint32_t h1, uint64_t b1, uint64_t b2, uint64_t *held)
 {
-    P_SUFFIX(hive_link) chain[HIVE_MAX_CHAIN];
+    D_OP(hive_link) chain[HIVE_MAX_CHAIN];
     uint32_t max_depth = v->max_evictions < HIVE_MAX_CHAIN ? v->max_evictions : HIVE_MAX_CHAIN;
     int raced = 0;
     for (uint32_t attempt = 0; attempt < 4; attempt++) {
         uint64_t b = (attempt & 1) ? b2 : b1;
         for (uint32_t depth = 0; depth < max_depth; depth++) {
             uint64_t dest = 0, walk_dest = 0;
-            P_SUFFIX(hive_link) walk, tomb;
+            D_OP(hive_link) walk, tomb;
             uint32_t start = (h1 + 7u * depth + attempt) % P_S;
-            int room = P_SUFFIX(hive_movable_with_room)(v, P_GEOM_ARG, b, &chain[depth], &dest, start,
-                                                        &walk, &walk_dest, &tomb, 0);
+            int room = D_OP(hive_movable_with_room)(v, P_GEOM_ARG, b, &chain[depth], &dest, start,
+                                                    &walk, &walk_dest, &tomb, 0);
             if (depth > 0 && tomb.slot) {
                 /* The previous victim takes a TOMB of the bucket it was to
                  * be moved into: one move fewer (b1's and b2's own TOMBs are
                  * the newcomer's, taken before any eviction, R3). */
-                if (P_SUFFIX(hive_apply_chain)(v, P_GEOM_ARG, chain, (int)depth, tomb.slot, tomb.word,
-                                               P_MAKE(k, val), held))
+                if (D_OP(hive_apply_chain)(v, P_GEOM_ARG, chain, (int)depth, tomb.slot, tomb.word,
+                                           P_MAKE(k, val), held))
                     return (int)depth;
                 raced = 1;
                 break;
@@ -541,8 +340,8 @@ HIVE_PROTO int P_SUFFIX(hive_evict)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P
                 P_SUFFIX(hive_scan) ds = P_SUFFIX(hive_scan_bucket)(dest_bucket, P_GEOM_ARG,
                                                                     P_KEY_OF(chain[depth].word));
                 if (ds.match < 0 && ds.free >= 0 &&
-                    P_SUFFIX(hive_apply_chain)(v, P_GEOM_ARG, chain, (int)depth + 1, dest_bucket + ds.free,
-                                               ds.word, P_MAKE(k, val), held))
+                    D_OP(hive_apply_chain)(v, P_GEOM_ARG, chain, (int)depth + 1, dest_bucket + ds.free,
+                                           ds.word, P_MAKE(k, val), held))
                     return (int)depth + 1;
                 raced = 1; /* stale, or taken meanwhile: a fresh attempt */
                 break;
@@ -571,9 +370,9 @@ HIVE_PROTO int P_SUFFIX(hive_evict)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P
  * changed nothing: the GPU runs those few keys in a launch of their own (with
  * HIVE_EVICT_TWO_MOVES alone), so that the lanes of a warp go through the
  * short path together. */
-HIVE_PROTO int P_SUFFIX(hive_insert_locked)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P_VAL val, int mode,
-                                            uint32_t h1, uint32_t h2, int levels, int *step, uint32_t *moves,
-                                            uint64_t *held)
+HIVE_PROTO int D_OP(hive_insert_locked)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P_VAL val, int mode,
+                                        uint32_t h1, uint32_t h2, int levels, int *step, uint32_t *moves,
+                                        uint64_t *held)
 {
     uint64_t b1 = hive_bucket_of(v->ix, h1), b2 = hive_bucket_of(v->ix, h2);
     P_SLOT *bucket1 = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b1, P_S);
@@ -645,11 +444,11 @@ HIVE_PROTO int P_SUFFIX(hive_insert_locked)(const hive_view *v, P_GEOM_PARAM, P_
                 return HIVE_R_INSERTED;
             continue;
         }
-        int moved = P_SUFFIX(hive_evict_near)(v, P_GEOM_ARG, k, val, b1, b2, levels, held);
+        int moved = D_OP(hive_evict_near)(v, P_GEOM_ARG, k, val, b1, b2, levels, held);
         if (!moved && !(levels & HIVE_EVICT_TWO_MOVES))
             return HIVE_R_DEFER_DEEP;
         if (!moved)
-            moved = P_SUFFIX(hive_evict)(v, P_GEOM_ARG, k, val, h1, b1, b2, held);
+            moved = D_OP(hive_evict)(v, P_GEOM_ARG, k, val, h1, b1, b2, held);
         if (moved > 0) {
             *step = HIVE_STEP_EVICT;
             *moves = (uint32_t)moved;
@@ -678,8 +477,8 @@ HIVE_PROTO int P_SUFFIX(hive_insert_locked)(const hive_view *v, P_GEOM_PARAM, P_
  * HIVE_R_EXISTED, or HIVE_R_DEFER when k needs the locked path (R3: neither
  * bucket has a free slot) or a bucket holds a frozen slot that may be k in
  * flight.  *step tells which insert step finished it. */
-HIVE_PROTO int P_SUFFIX(hive_upsert_lockfree)(const hive_view *v, P_GEOM_PARAM, P_KEY k, uint32_t h1,
-                                              uint32_t h2, P_VAL val, int mode, int *step)
+HIVE_PROTO int D_OP(hive_upsert_lockfree)(const hive_view *v, P_GEOM_PARAM, P_KEY k, uint32_t h1,
+                                          uint32_t h2, P_VAL val, int mode, int *step)
 {
     for (;;) {
         uint64_t b1 = hive_bucket_of(v->ix, h1);
@@ -743,15 +542,15 @@ HIVE_PROTO int P_SUFFIX(hive_upsert_lockfree)(const hive_view *v, P_GEOM_PARAM, 
 /* The locked part of an insert, for a key hive_upsert_lockfree deferred:
  * under b1's lock, which waits out frozen slots and places k (R3).  levels:
  * as for hive_insert_locked. */
-HIVE_PROTO int P_SUFFIX(hive_upsert_deferred)(const hive_view *v, P_GEOM_PARAM, P_KEY k, uint32_t h1,
-                                              uint32_t h2, P_VAL val, int mode, int levels, int *step,
-                                              uint32_t *moves)
+HIVE_PROTO int D_OP(hive_upsert_deferred)(const hive_view *v, P_GEOM_PARAM, P_KEY k, uint32_t h1,
+                                          uint32_t h2, P_VAL val, int mode, int levels, int *step,
+                                          uint32_t *moves)
 {
     uint64_t b1 = hive_bucket_of(v->ix, h1);
     uint64_t held = b1; /* an eviction releases it as soon as it may (hive_apply_chain) */
     *moves = 0;
     P_LOCK(v, b1);
-    int r = P_SUFFIX(hive_insert_locked)(v, P_GEOM_ARG, k, val, mode, h1, h2, levels, step, moves, &held);
+    int r = D_OP(hive_insert_locked)(v, P_GEOM_ARG, k, val, mode, h1, h2, levels, step, moves, &held);
     if (held != HIVE_LOCK_NONE)
         P_UNLOCK(v, b1);
     return r;
@@ -762,54 +561,25 @@ HIVE_PROTO int P_SUFFIX(hive_upsert_deferred)(const hive_view *v, P_GEOM_PARAM, 
  * *step is the insert step that finished it, *moves the keys eviction moved.
  * The GPU runs the two parts apart (cuda_kernels.cuh): deferred keys go to a
  * second launch, so that no warp waits on one lane's locked path. */
-HIVE_PROTO int P_SUFFIX(hive_upsert_hashed)(const hive_view *v, P_GEOM_PARAM, P_KEY k, uint32_t h1,
-                                            uint32_t h2, P_VAL val, int mode, int *step,
-                                            uint32_t *moves)
+HIVE_PROTO int D_OP(hive_upsert_hashed)(const hive_view *v, P_GEOM_PARAM, P_KEY k, uint32_t h1,
+                                        uint32_t h2, P_VAL val, int mode, int *step,
+                                        uint32_t *moves)
 {
     *moves = 0;
-    int r = P_SUFFIX(hive_upsert_lockfree)(v, P_GEOM_ARG, k, h1, h2, val, mode, step);
+    int r = D_OP(hive_upsert_lockfree)(v, P_GEOM_ARG, k, h1, h2, val, mode, step);
     if (r != HIVE_R_DEFER)
         return r;
-    return P_SUFFIX(hive_upsert_deferred)(v, P_GEOM_ARG, k, h1, h2, val, mode, HIVE_EVICT_ALL, step, moves);
+    return D_OP(hive_upsert_deferred)(v, P_GEOM_ARG, k, h1, h2, val, mode, HIVE_EVICT_ALL, step, moves);
 }
 
-HIVE_PROTO int P_SUFFIX(hive_upsert)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P_VAL val, int mode,
-                                     int *step, uint32_t *moves)
+HIVE_PROTO int D_OP(hive_upsert)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P_VAL val, int mode,
+                                 int *step, uint32_t *moves)
 {
-    return P_SUFFIX(hive_upsert_hashed)(v, P_GEOM_ARG, k, P_HASH1(k), P_HASH2(k), val, mode, step, moves);
+    return D_OP(hive_upsert_hashed)(v, P_GEOM_ARG, k, P_HASH1(k), P_HASH2(k), val, mode, step, moves);
 }
 
 #ifndef P_TILE
 #include "resize_body.h"
 #endif
 
-#undef P_SUFFIX
-#undef P_KEY
-#undef P_VAL
-#undef P_SLOT
-#undef P_WORDS
-#undef P_LOAD
-#undef P_CAS
-#undef P_KEY_OF
-#undef P_VAL_OF
-#undef P_MAKE
-#undef P_EMPTY
-#undef P_TOMB
-#undef P_MOVING
-#undef P_VACANT
-#undef P_RESERVED
-#undef P_HASH1
-#undef P_HASH2
-#undef P_COMBINE
-#undef P_HINTED_FULL
-#undef P_GEOM_PARAM
-#undef P_GEOM_ARG
-#undef P_S
-#undef P_LOAD_ONE
-#undef P_ADD_LIVE
-#undef P_STASH_USED
-#undef P_MARK_STASH
-#undef P_LOCK
-#undef P_UNLOCK
-#undef P_UNLOCK_FENCED
-#undef P_TILE
+#undef D_OP

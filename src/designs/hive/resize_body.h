@@ -1,6 +1,10 @@
-/* resize_body.h — linear hashing's per-bucket steps (Hive §IV-C) and the
- * stash drain, for one key width.  Included by protocol_body.h (thread mode
- * only) with its P_* macros; no include guard: once per width.
+/* resize_body.h — the Hive design's part of linear hashing's per-bucket
+ * steps (Hive §IV-C): where a split sends a pair (by the hash that placed
+ * it), which buckets a pair left in its second bucket or the stash marks,
+ * and the merge with its undo.  The rest (packing, compaction, the stash's
+ * drain and copy) is every design's (core/slot_body.h, core/drain_body.h).
+ * Included by protocol_body.h (thread mode only) with its P_* and D_OP
+ * macros; no include guard: once per width.
  *
  * Rule R8: these run while no operation does (the CUDA backend orders them
  * on the stream between batches; the CPU backend holds the table's resize
@@ -9,50 +13,11 @@
  * only its bucket and its partner.  Drains of different stash pairs run in
  * parallel too, through the protocol (locks, CAS), as inserts do. */
 
-/* Slots [from, S) of a bucket become free: EMPTY if the bucket has never
- * been full, else VACANT (R4, R8). */
-HIVE_PROTO void P_SUFFIX(hive_fill_free)(P_SLOT *bucket, P_GEOM_PARAM, uint32_t from, int ended)
-{
-    P_SLOT vacancy = P_MAKE(ended ? P_EMPTY : P_VACANT, (P_VAL)~(P_VAL)0);
-    for (uint32_t i = from; i < P_S; i++)
-        bucket[i] = vacancy;
-}
-
-/* Packs the live pairs of a bucket at its front (dropping TOMBs, making
- * them free slots again) and returns how many there are.  *ended: the
- * bucket had an EMPTY slot. */
-HIVE_PROTO uint32_t P_SUFFIX(hive_pack_bucket)(P_SLOT *bucket, P_GEOM_PARAM, int *ended)
-{
-    uint32_t n = 0;
-    *ended = 0;
-    for (uint32_t i = 0; i < P_S; i++) {
-        P_SLOT w = bucket[i];
-        P_KEY key = P_KEY_OF(w);
-        if (key == P_EMPTY)
-            *ended = 1;
-        if (!P_RESERVED(key))
-            bucket[n++] = w;
-    }
-    return n;
-}
-
-/* Compaction of one bucket, after hive_reflow_bucket and
- * hive_mark_stash_slot have marked every bucket whose keys may live
- * elsewhere: its TOMBs become free slots, and its free slots become EMPTY
- * unless it is marked (R4 holds again for it: no key of it is anywhere
- * else, so lookups may stop there).  Clears the mark. */
-HIVE_PROTO void P_SUFFIX(hive_compact_bucket)(const hive_view *v, P_GEOM_PARAM, uint64_t b)
-{
-    P_SLOT *bucket = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b, P_S);
-    int ended;
-    uint32_t n = P_SUFFIX(hive_pack_bucket)(bucket, P_GEOM_ARG, &ended);
-    int marked = hive_take_mark(v, b);
-    P_SUFFIX(hive_fill_free)(bucket, P_GEOM_ARG, n, ended || !marked);
-}
+#include "../../core/drain_body.h"
 
 /* Marks both buckets of the stash pair in `slot`, if any (R4: neither may
  * end a lookup of it). */
-HIVE_PROTO void P_SUFFIX(hive_mark_stash_slot)(const hive_view *v, const P_SLOT *slot)
+HIVE_PROTO void D_OP(hive_mark_stash_slot)(const hive_view *v, const P_SLOT *slot)
 {
     P_KEY k = P_KEY_OF(*slot);
     if (P_RESERVED(k))
@@ -66,7 +31,7 @@ HIVE_PROTO void P_SUFFIX(hive_mark_stash_slot)(const hive_view *v, const P_SLOT 
  * bit of the hash that placed it here (its first hash if j is its first
  * bucket, else its second) says so.  The partner's memory is written whole.
  * Returns the pairs moved. */
-HIVE_PROTO uint32_t P_SUFFIX(hive_split_bucket)(P_SLOT *slots, P_GEOM_PARAM, hive_index ix, uint64_t j)
+HIVE_PROTO uint32_t D_OP(hive_split_bucket)(P_SLOT *slots, P_GEOM_PARAM, hive_index ix, uint64_t j)
 {
     uint64_t wide = (ix.low_mask << 1) | 1;
     P_SLOT *lo = P_SUFFIX(hive_bucket)(slots, j, P_S);
@@ -105,7 +70,7 @@ HIVE_PROTO uint32_t P_SUFFIX(hive_split_bucket)(P_SLOT *slots, P_GEOM_PARAM, hiv
  * other buckets, so a pair is claimed into the first free slot of its first
  * bucket by CAS (R2's claim), and its old slot becomes a TOMB (a compaction
  * follows).  Returns the pairs moved. */
-HIVE_PROTO uint32_t P_SUFFIX(hive_reflow_bucket)(const hive_view *v, P_GEOM_PARAM, uint64_t b)
+HIVE_PROTO uint32_t D_OP(hive_reflow_bucket)(const hive_view *v, P_GEOM_PARAM, uint64_t b)
 {
     P_SLOT *bucket = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b, P_S);
     uint32_t moved = 0;
@@ -140,7 +105,7 @@ HIVE_PROTO uint32_t P_SUFFIX(hive_reflow_bucket)(const hive_view *v, P_GEOM_PARA
  * front of the partner (TOMBs after them), for hive_rehome_bucket to place
  * under the merged index.  Returns how many stayed.  A bucket that had to
  * leave pairs behind is full: the step's REHOME puts nothing into it. */
-HIVE_PROTO uint32_t P_SUFFIX(hive_merge_bucket)(P_SLOT *slots, P_GEOM_PARAM, hive_index ix, uint64_t j)
+HIVE_PROTO uint32_t D_OP(hive_merge_bucket)(P_SLOT *slots, P_GEOM_PARAM, hive_index ix, uint64_t j)
 {
     P_SLOT *lo = P_SUFFIX(hive_bucket)(slots, j, P_S);
     P_SLOT *hi = P_SUFFIX(hive_bucket)(slots, j + hive_index_round(ix), P_S);
@@ -173,7 +138,7 @@ HIVE_PROTO uint32_t P_SUFFIX(hive_merge_bucket)(P_SLOT *slots, P_GEOM_PARAM, hiv
  * and j holds at most S pairs in all.  Returns the pairs that found no room
  * (never any, by that argument; a non-zero count is reported as a bug
  * rather than written past a bucket). */
-HIVE_PROTO uint32_t P_SUFFIX(hive_unmerge_bucket)(P_SLOT *slots, P_GEOM_PARAM, hive_index ix, uint64_t j)
+HIVE_PROTO uint32_t D_OP(hive_unmerge_bucket)(P_SLOT *slots, P_GEOM_PARAM, hive_index ix, uint64_t j)
 {
     uint64_t partner = j + hive_index_round(ix);
     P_SLOT *lo = P_SUFFIX(hive_bucket)(slots, j, P_S);
@@ -207,135 +172,25 @@ HIVE_PROTO uint32_t P_SUFFIX(hive_unmerge_bucket)(P_SLOT *slots, P_GEOM_PARAM, h
     return lost;
 }
 
-/* Moves the pair in `slot`, if any, into the table `into` through the
- * protocol (as an insert of an absent key), then makes the slot a TOMB.
- * Returns 1 if a pair moved, 0 if there was none, -1 if it found no room
- * (it stays). */
-HIVE_PROTO int P_SUFFIX(hive_move_pair)(const hive_view *into, P_GEOM_PARAM, P_SLOT *slot)
+/* Where REHOME puts pair k under the merged index of `into` without moving
+ * any other pair (core/resize_ops_body.h): a free slot or a TOMB of its
+ * first bucket, else of its second.  Free slots are taken in R2's order
+ * (b1's before b2's, b2's only once b1 has none, the stash only once neither
+ * has one), so R4 holds for the pairs placed.  Returns the slot and the word
+ * it holds now, or 0 (the stash is next). */
+HIVE_PROTO P_SLOT *D_OP(hive_rehome_target)(const hive_view *into, P_GEOM_PARAM, P_KEY k, uint32_t h1,
+                                            uint32_t h2, P_SLOT *seen)
 {
-    P_SLOT w = *slot;
-    P_KEY k = P_KEY_OF(w);
-    if (P_RESERVED(k))
-        return 0;
-    int step;
-    uint32_t moves;
-    if (P_SUFFIX(hive_upsert_hashed)(into, P_GEOM_ARG, k, P_HASH1(k), P_HASH2(k), P_VAL_OF(w),
-                                     HIVE_CMB_KEEP, &step, &moves) != HIVE_R_INSERTED)
-        return -1;
-    *slot = P_MAKE(P_TOMB, 0);
-    return 1;
-}
-
-/* Moves the stash pair in `slot`, if any, into its buckets when they have
- * room now (after splits or a compaction).  Returns 1 if it moved. */
-HIVE_PROTO int P_SUFFIX(hive_drain_stash_slot)(const hive_view *v, P_GEOM_PARAM, P_SLOT *slot)
-{
-    hive_view buckets_only = *v;
-    buckets_only.stash_buckets = 0;
-    if (P_SUFFIX(hive_move_pair)(&buckets_only, P_GEOM_ARG, slot) != 1)
-        return 0;
-    P_ADD_LIVE(v, (uint64_t)-1);
-    return 1;
-}
-
-/* Places the pair in `slot` (a merged-away partner's), if any, under the
- * merged index of `into` without moving any other pair: into a free slot or
- * a TOMB of its first bucket, else of its second, else into the stash; then
- * makes the slot a TOMB.  No eviction, so that a step that fails can be
- * undone (hive_unmerge_bucket).  Free slots are taken in R2's order (b1's
- * before b2's, b2's only once b1 has none, the stash only once neither has
- * one), so R4 holds for the pairs placed; other REHOMEs of the step race
- * for the same slots by CAS, and no operation runs (R8).  Returns 1 if a
- * pair moved, 0 if there was none, -1 if it found no room (it stays). */
-HIVE_PROTO int P_SUFFIX(hive_rehome_pair)(const hive_view *into, P_GEOM_PARAM, P_SLOT *slot)
-{
-    P_SLOT w = *slot;
-    P_KEY k = P_KEY_OF(w);
-    if (P_RESERVED(k))
-        return 0;
-    uint32_t h1 = P_HASH1(k), h2 = P_HASH2(k);
     P_SLOT *bucket1 = P_SUFFIX(hive_bucket)((P_SLOT *)into->slots, hive_bucket_of(into->ix, h1), P_S);
     P_SLOT *bucket2 = P_SUFFIX(hive_bucket)((P_SLOT *)into->slots, hive_bucket_of(into->ix, h2), P_S);
-    for (;;) {
-        P_SUFFIX(hive_scan) s1 = P_SUFFIX(hive_scan_bucket)(bucket1, P_GEOM_ARG, k);
-        P_SUFFIX(hive_scan) s2 = P_SUFFIX(hive_scan_bucket)(bucket2, P_GEOM_ARG, k);
-        P_SLOT *target = s1.free >= 0   ? bucket1 + s1.free
-                         : s2.free >= 0 ? bucket2 + s2.free
-                         : s1.tomb >= 0 ? bucket1 + s1.tomb
-                         : s2.tomb >= 0 ? bucket2 + s2.tomb
-                                        : 0;
-        P_SLOT seen = s1.free >= 0 ? s1.word : s2.free >= 0 ? s2.word : s1.tomb >= 0 ? s1.tomb_word : s2.tomb_word;
-        if (target == 0) {
-            int r = P_SUFFIX(hive_stash_put)(into, P_GEOM_ARG, k, w, h1, h2);
-            if (r < 0)
-                continue; /* another REHOME took the stash slot first */
-            if (r == 0)
-                return -1;
-            break;
-        }
-        if (P_CAS(target, seen, w) == seen)
-            break;
-    }
-    *slot = P_MAKE(P_TOMB, 0);
-    return 1;
+    P_SUFFIX(hive_scan) s1 = P_SUFFIX(hive_scan_bucket)(bucket1, P_GEOM_ARG, k);
+    P_SUFFIX(hive_scan) s2 = P_SUFFIX(hive_scan_bucket)(bucket2, P_GEOM_ARG, k);
+    *seen = s1.free >= 0 ? s1.word : s2.free >= 0 ? s2.word : s1.tomb >= 0 ? s1.tomb_word : s2.tomb_word;
+    return s1.free >= 0   ? bucket1 + s1.free
+           : s2.free >= 0 ? bucket2 + s2.free
+           : s1.tomb >= 0 ? bucket1 + s1.tomb
+           : s2.tomb >= 0 ? bucket2 + s2.tomb
+                          : 0;
 }
 
-/* Moves every pair left in bucket b (a merged-away partner) into `into`,
- * the table under the merged index.  Returns how many found no room. */
-HIVE_PROTO uint32_t P_SUFFIX(hive_rehome_bucket)(const hive_view *into, P_GEOM_PARAM, uint64_t b)
-{
-    P_SLOT *bucket = P_SUFFIX(hive_bucket)((P_SLOT *)into->slots, b, P_S);
-    uint32_t stuck = 0;
-    for (uint32_t i = 0; i < P_S; i++)
-        stuck += P_SUFFIX(hive_rehome_pair)(into, P_GEOM_ARG, bucket + i) < 0;
-    return stuck;
-}
-
-/* Copies the stash pair in `slot`, if any, into the stash of `to` (a larger
- * stash replacing this one).  Returns 0 if it found no room there. */
-HIVE_PROTO int P_SUFFIX(hive_restash_slot)(const hive_view *to, P_GEOM_PARAM, const P_SLOT *slot)
-{
-    P_SLOT w = *slot;
-    P_KEY k = P_KEY_OF(w);
-    if (P_RESERVED(k))
-        return 1;
-    int r;
-    while ((r = P_SUFFIX(hive_stash_put)(to, P_GEOM_ARG, k, w, P_HASH1(k), P_HASH2(k))) < 0)
-        ; /* another copy took the slot first */
-    return r;
-}
-
-/* One unit of a resize op: bucket i (SPLIT, MERGE, UNMERGE and COMPACT of
- * v's slots with the step's index ix; REFLOW under v's own index; REHOME
- * into `to`), or stash slot i of v (MARK_STASH, DRAIN; RESTASH into `to`).
- * Returns what the op counts: pairs moved (SPLIT, REFLOW, DRAIN), pairs a
- * merge left behind (MERGE), pairs that found no room (REHOME, RESTASH,
- * UNMERGE). */
-HIVE_PROTO uint64_t P_SUFFIX(hive_resize_one)(int op, const hive_view *v, const hive_view *to, P_GEOM_PARAM,
-                                              hive_index ix, uint64_t i)
-{
-    P_SLOT *slots = (P_SLOT *)v->slots;
-    P_SLOT *stash = (P_SLOT *)v->stash;
-    switch (op) {
-    case HIVE_RESIZE_SPLIT:
-        return P_SUFFIX(hive_split_bucket)(slots, P_GEOM_ARG, ix, i);
-    case HIVE_RESIZE_MERGE:
-        return P_SUFFIX(hive_merge_bucket)(slots, P_GEOM_ARG, ix, i);
-    case HIVE_RESIZE_REHOME:
-        return P_SUFFIX(hive_rehome_bucket)(to, P_GEOM_ARG, i);
-    case HIVE_RESIZE_UNMERGE:
-        return P_SUFFIX(hive_unmerge_bucket)(slots, P_GEOM_ARG, ix, i);
-    case HIVE_RESIZE_REFLOW:
-        return P_SUFFIX(hive_reflow_bucket)(v, P_GEOM_ARG, i);
-    case HIVE_RESIZE_COMPACT:
-        P_SUFFIX(hive_compact_bucket)(v, P_GEOM_ARG, i);
-        return 0;
-    case HIVE_RESIZE_MARK_STASH:
-        P_SUFFIX(hive_mark_stash_slot)(v, stash + i);
-        return 0;
-    case HIVE_RESIZE_DRAIN:
-        return (uint64_t)P_SUFFIX(hive_drain_stash_slot)(v, P_GEOM_ARG, stash + i);
-    default: /* HIVE_RESIZE_RESTASH */
-        return P_SUFFIX(hive_restash_slot)(to, P_GEOM_ARG, stash + i) == 0;
-    }
-}
+#include "../../core/resize_ops_body.h"

@@ -1,5 +1,5 @@
 /* tile_scan_body.h — the tile version of hive_scan_bucket, included by
- * protocol_body.h when P_TILE is set.  Lane r of the tile loads slots
+ * core/slot_body.h when P_TILE is set.  Lane r of the tile loads slots
  * r*S/T .. (r+1)*S/T - 1 (16-byte loads when it has two or more), finds its
  * own first match / free slot / TOMB, and ballots pick the tile's first of each
  * (the paper's WCME match-and-elect; the free-slot ballot is WABC's free mask,

@@ -1,4 +1,4 @@
-/* protocol_mode_thread.h — included by protocol.h before protocol_body.h:
+/* protocol_mode_thread.h — included by designs/designs.h before the bodies:
  * one thread carries out each operation (CPU workers, one GPU thread per key).
  * No include guard: once per instantiation. */
 #define P_GEOM_PARAM uint32_t S

@@ -1,4 +1,4 @@
-/* protocol_mode_tile.h — included by protocol.h before protocol_body.h (CUDA
+/* protocol_mode_tile.h — included by designs/designs.h before the bodies (CUDA
  * only): a tile of g.T lanes of one warp carries out each operation together.
  * Every lane runs the same control flow, because every value it branches on
  * is the same in all lanes: scans are combined by ballots (tile_scan_body.h),

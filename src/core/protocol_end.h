@@ -1,0 +1,32 @@
+/* protocol_end.h — ends one instantiation of the protocol bodies
+ * (designs/designs.h): #undefs what the width and mode defined. */
+#undef P_SUFFIX
+#undef P_KEY
+#undef P_VAL
+#undef P_SLOT
+#undef P_WORDS
+#undef P_LOAD
+#undef P_CAS
+#undef P_KEY_OF
+#undef P_VAL_OF
+#undef P_MAKE
+#undef P_EMPTY
+#undef P_TOMB
+#undef P_MOVING
+#undef P_VACANT
+#undef P_RESERVED
+#undef P_HASH1
+#undef P_HASH2
+#undef P_COMBINE
+#undef P_HINTED_FULL
+#undef P_GEOM_PARAM
+#undef P_GEOM_ARG
+#undef P_S
+#undef P_LOAD_ONE
+#undef P_ADD_LIVE
+#undef P_STASH_USED
+#undef P_MARK_STASH
+#undef P_LOCK
+#undef P_UNLOCK
+#undef P_UNLOCK_FENCED
+#undef P_TILE

@@ -1,0 +1,84 @@
+/* resize_ops_body.h — what every design's resize steps share, included by
+ * a design's resize body once it has defined its steps and
+ * D_OP(hive_rehome_target) (where a pair goes under the merged index):
+ * REHOME of a pair and of a bucket, and the one entry point that runs a
+ * resize op on one unit (the backends' resize kernels and loops call it).
+ * No include guard: once per instantiation. */
+
+/* Places the pair in `slot` (a merged-away partner's), if any, under the
+ * merged index of `into` without moving any other pair: into the design's
+ * rehome target, else into the stash; then makes the slot a TOMB.  No
+ * eviction, so that a step that fails can be undone (hive_unmerge_bucket).
+ * Other REHOMEs of the step race for the same slots by CAS, and no
+ * operation runs (R8).  Returns 1 if a pair moved, 0 if there was none, -1
+ * if it found no room (it stays). */
+HIVE_PROTO int D_OP(hive_rehome_pair)(const hive_view *into, P_GEOM_PARAM, P_SLOT *slot)
+{
+    P_SLOT w = *slot;
+    P_KEY k = P_KEY_OF(w);
+    if (P_RESERVED(k))
+        return 0;
+    uint32_t h1 = P_HASH1(k), h2 = P_HASH2(k);
+    for (;;) {
+        P_SLOT seen;
+        P_SLOT *target = D_OP(hive_rehome_target)(into, P_GEOM_ARG, k, h1, h2, &seen);
+        if (target == 0) {
+            int r = P_SUFFIX(hive_stash_put)(into, P_GEOM_ARG, k, w, h1, h2);
+            if (r < 0)
+                continue; /* another REHOME took the stash slot first */
+            if (r == 0)
+                return -1;
+            break;
+        }
+        if (P_CAS(target, seen, w) == seen)
+            break;
+    }
+    *slot = P_MAKE(P_TOMB, 0);
+    return 1;
+}
+
+/* Moves every pair left in bucket b (a merged-away partner) into `into`,
+ * the table under the merged index.  Returns how many found no room. */
+HIVE_PROTO uint32_t D_OP(hive_rehome_bucket)(const hive_view *into, P_GEOM_PARAM, uint64_t b)
+{
+    P_SLOT *bucket = P_SUFFIX(hive_bucket)((P_SLOT *)into->slots, b, P_S);
+    uint32_t stuck = 0;
+    for (uint32_t i = 0; i < P_S; i++)
+        stuck += D_OP(hive_rehome_pair)(into, P_GEOM_ARG, bucket + i) < 0;
+    return stuck;
+}
+
+/* One unit of a resize op: bucket i (SPLIT, MERGE, UNMERGE and COMPACT of
+ * v's slots with the step's index ix; REFLOW under v's own index; REHOME
+ * into `to`), or stash slot i of v (MARK_STASH, DRAIN; RESTASH into `to`).
+ * Returns what the op counts: pairs moved (SPLIT, REFLOW, DRAIN), pairs a
+ * merge left behind (MERGE), pairs that found no room (REHOME, RESTASH,
+ * UNMERGE). */
+HIVE_PROTO uint64_t D_OP(hive_resize_one)(int op, const hive_view *v, const hive_view *to, P_GEOM_PARAM,
+                                          hive_index ix, uint64_t i)
+{
+    P_SLOT *slots = (P_SLOT *)v->slots;
+    P_SLOT *stash = (P_SLOT *)v->stash;
+    switch (op) {
+    case HIVE_RESIZE_SPLIT:
+        return D_OP(hive_split_bucket)(slots, P_GEOM_ARG, ix, i);
+    case HIVE_RESIZE_MERGE:
+        return D_OP(hive_merge_bucket)(slots, P_GEOM_ARG, ix, i);
+    case HIVE_RESIZE_REHOME:
+        return D_OP(hive_rehome_bucket)(to, P_GEOM_ARG, i);
+    case HIVE_RESIZE_UNMERGE:
+        return D_OP(hive_unmerge_bucket)(slots, P_GEOM_ARG, ix, i);
+    case HIVE_RESIZE_REFLOW:
+        return D_OP(hive_reflow_bucket)(v, P_GEOM_ARG, i);
+    case HIVE_RESIZE_COMPACT:
+        P_SUFFIX(hive_compact_bucket)(v, P_GEOM_ARG, i);
+        return 0;
+    case HIVE_RESIZE_MARK_STASH:
+        D_OP(hive_mark_stash_slot)(v, stash + i);
+        return 0;
+    case HIVE_RESIZE_DRAIN:
+        return (uint64_t)D_OP(hive_drain_stash_slot)(v, P_GEOM_ARG, stash + i);
+    default: /* HIVE_RESIZE_RESTASH */
+        return P_SUFFIX(hive_restash_slot)(to, P_GEOM_ARG, stash + i) == 0;
+    }
+}

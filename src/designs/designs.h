@@ -1,0 +1,113 @@
+/* designs.h — every design's per-key operations and resize steps, for every
+ * key width, and the names the backends call them by.  The one header the
+ * CPU loops and the CUDA kernels include.
+ *
+ * A design (src/designs/NAME/) is a set of inline functions over the shared
+ * slot protocol (src/core: slot words and sentinels, the bucket scan, the
+ * locks, the stash, R4's early stop, the resize steps every design shares):
+ * which buckets a key may live in and in what order they are probed, and
+ * how a key is placed (first fit, eviction).  Each is instantiated below
+ * once per key width and mode (one thread or one tile of lanes per key);
+ * designs/dispatch_body.h then defines hive_find_kv32, hive_upsert_kv64 and
+ * the rest, which run the design in hive_view.design.  Designs:
+ *
+ *   hive    (HIVE_DESIGN_HIVE, the default) two buckets, cuckoo eviction,
+ *           the stash: designs/hive/protocol.h, docs/design.md
+ *   double  (HIVE_DESIGN_DOUBLE) bucketized double hashing: up to
+ *           HIVE_DOUBLE_PROBES buckets, first fit, the stash:
+ *           designs/double/, core/probe_body.h, docs/designs/double.md
+ *
+ * A new design that is a probe sequence is a folder with its probe order
+ * and placement policy and an include of core/probe_body.h (double_body.h
+ * is the example), a line in designs/instantiate.h and a branch in
+ * dispatch_body.h; on the GPU, a file that compiles the shared kernel
+ * macros with HIVE_ONLY_DESIGN set to it (src/cuda/cuda_kernels32_double.cu). */
+#ifndef HIVE_DESIGNS_DESIGNS_H
+#define HIVE_DESIGNS_DESIGNS_H
+
+#include <stdint.h>
+
+#include "hive/protocol.h"
+#include "double/probe.h"
+
+/* How the dispatch, where it chooses at run time, calls a design other than
+ * Hive: out of line on the GPU (dispatch_body.h says why), inline where the
+ * compiler likes on the host. */
+#ifdef __CUDACC__
+#define HIVE_DESIGN_CALL static __device__ __noinline__
+#else
+#define HIVE_DESIGN_CALL static inline
+#endif
+
+/* ---------------------------------------------------------------- KV32 */
+#define P_SUFFIX(name) name##_kv32
+#define P_KEY uint32_t
+#define P_VAL uint32_t
+#define P_SLOT uint64_t
+#define P_WORDS 1
+#define P_LOAD(p) hive_load64(p)
+#define P_CAS(p, e, d) hive_cas64((p), (e), (d))
+#define P_KEY_OF(s) ((uint32_t)(s))
+#define P_VAL_OF(s) ((uint32_t)((s) >> 32))
+#define P_MAKE(k, v) hive_pack32((k), (v))
+#define P_EMPTY HIVE_K32_EMPTY
+#define P_TOMB HIVE_K32_TOMB
+#define P_MOVING HIVE_K32_MOVING
+#define P_VACANT HIVE_K32_VACANT
+#define P_RESERVED(k) hive_k32_reserved(k)
+#define P_HASH1(k) hive_bithash1(k)
+#define P_HASH2(k) hive_bithash2(k)
+#define P_COMBINE(m, a, b) hive_combine32((m), (a), (b))
+#define P_HINTED_FULL(v, b) hive_hinted_full((v), (b))
+#include "../core/protocol_mode_thread.h"
+#include "instantiate.h"
+
+/* ---------------------------------------------------------------- KV32, tile */
+#ifdef __CUDACC__
+#define P_SUFFIX(name) name##_kv32_tile
+#define P_KEY uint32_t
+#define P_VAL uint32_t
+#define P_SLOT uint64_t
+#define P_WORDS 1
+#define P_LOAD(p) hive_load64(p)
+#define P_CAS(p, e, d) hive_tile_cas64(g, (p), (e), (d))
+#define P_KEY_OF(s) ((uint32_t)(s))
+#define P_VAL_OF(s) ((uint32_t)((s) >> 32))
+#define P_MAKE(k, v) hive_pack32((k), (v))
+#define P_EMPTY HIVE_K32_EMPTY
+#define P_TOMB HIVE_K32_TOMB
+#define P_MOVING HIVE_K32_MOVING
+#define P_VACANT HIVE_K32_VACANT
+#define P_RESERVED(k) hive_k32_reserved(k)
+#define P_HASH1(k) hive_bithash1(k)
+#define P_HASH2(k) hive_bithash2(k)
+#define P_COMBINE(m, a, b) hive_combine32((m), (a), (b))
+#define P_HINTED_FULL(v, b) 0 /* tiles run no deferred kernels */
+#include "../core/protocol_mode_tile.h"
+#include "instantiate.h"
+#endif
+
+/* ---------------------------------------------------------------- KV64 */
+#define P_SUFFIX(name) name##_kv64
+#define P_KEY uint64_t
+#define P_VAL uint64_t
+#define P_SLOT hive_u128
+#define P_WORDS 2
+#define P_LOAD(p) hive_load128(p)
+#define P_CAS(p, e, d) hive_cas128((p), (e), (d))
+#define P_KEY_OF(s) ((uint64_t)(s))
+#define P_VAL_OF(s) ((uint64_t)((s) >> 64))
+#define P_MAKE(k, v) (((hive_u128)(v) << 64) | (hive_u128)(k))
+#define P_EMPTY HIVE_K64_EMPTY
+#define P_TOMB HIVE_K64_TOMB
+#define P_MOVING HIVE_K64_MOVING
+#define P_VACANT HIVE_K64_VACANT
+#define P_RESERVED(k) hive_k64_reserved(k)
+#define P_HASH1(k) hive_hash1_k64(k)
+#define P_HASH2(k) hive_hash2_k64(k)
+#define P_COMBINE(m, a, b) hive_combine64((m), (a), (b))
+#define P_HINTED_FULL(v, b) 0 /* KV64 tables take no full bits */
+#include "../core/protocol_mode_thread.h"
+#include "instantiate.h"
+
+#endif

@@ -1,0 +1,25 @@
+/* double_body.h — the double design's operations for one key width and
+ * mode: bucketized double hashing over the shared slot protocol.  Nothing
+ * here but the seam (probe.h's probe order, and the placement policy: first
+ * fit along the probes, no eviction); the operations themselves are every
+ * probe-sequence design's (core/probe_body.h, core/probe_resize_body.h).
+ * Included by designs/designs.h once per width and mode, after
+ * core/slot_body.h; its functions are name_<width>_double.  No include
+ * guard: once per instantiation. */
+#define D_OP(name) HIVE_PASTE(P_SUFFIX(name), _double)
+#define D_PROBES HIVE_DOUBLE_PROBES
+#define D_PROBE_HASH(h1, h2, i) hive_double_probe_hash((h1), (h2), (i))
+/* A pair stays where it was placed until a resize: no cuckoo moves, so the
+ * probe buckets' scans need no order between them and no slot is ever
+ * MOVING. */
+#define D_MOVES 0
+
+#include "../../core/probe_body.h"
+#ifndef P_TILE
+#include "../../core/probe_resize_body.h"
+#endif
+
+#undef D_OP
+#undef D_PROBES
+#undef D_PROBE_HASH
+#undef D_MOVES

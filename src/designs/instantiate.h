@@ -1,0 +1,14 @@
+/* instantiate.h — one instantiation of every design for the key width and
+ * mode that designs/designs.h has just #defined (P_*): the shared slot
+ * protocol, each design's operations (only HIVE_ONLY_DESIGN's where a file
+ * defines it: dispatch_body.h), the dispatch, then the #undefs.  No include
+ * guard: once per width and mode. */
+#include "../core/slot_body.h"
+#if !defined(HIVE_ONLY_DESIGN) || HIVE_ONLY_DESIGN == HIVE_DESIGN_ID_HIVE
+#include "hive/protocol_body.h"
+#endif
+#if !defined(HIVE_ONLY_DESIGN) || HIVE_ONLY_DESIGN == HIVE_DESIGN_ID_DOUBLE
+#include "double/double_body.h"
+#endif
+#include "dispatch_body.h"
+#include "../core/protocol_end.h"

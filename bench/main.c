@@ -163,6 +163,7 @@ int main(int argc, char **argv)
     c.threads = o.threads;
     c.bucket_slots = o.bucket_slots;
     c.lanes_per_op = o.lanes_per_op;
+    c.design = o.design;
     c.out_dir = o.out_dir;
     const workload *list[BENCH_MAX_NAMES + 1];
     size_t nlist = 0;

@@ -70,7 +70,7 @@ fi
 # compute-sanitizer on the GPU suites that drive every kernel: the
 # adversarial race (one mixed batch per round), inserts, mixed batches, and
 # growth and shrinking (every resize kernel), crowded keys whose shrink is
-# undone, a crowd that enlarges the stash.  racecheck looks at shared
+# undone, a crowd that enlarges the stash; and the double design's kernels.  racecheck looks at shared
 # memory, which only the two deferred-inserts kernels use, so it runs the
 # conformance suites that insert (the adversarial test did not finish in 70 s
 # under racecheck on the H200).  Each run has a time limit (SANITIZE_LIMIT
@@ -82,7 +82,9 @@ if [ $soak_only = 0 ] && [ "${SANITIZE:-1}" != 0 ] && command -v compute-sanitiz
     : >"$log"
     runs=("hive-conformance cuda kv32 insert" "hive-conformance cuda kv32 apply")
     [ "$tool" = memcheck ] && runs+=("hive-adversarial cuda kv32" "hive-resize cuda kv32 --part mix --mix-keys 20000 --cycles 2"
-                                     "hive-crowded cuda kv32 small --geometry 4x1" "hive-crowded cuda kv64 sparse --geometry 4x1")
+                                     "hive-crowded cuda kv32 small --geometry 4x1" "hive-crowded cuda kv64 sparse --geometry 4x1"
+                                     "hive-conformance cuda kv32 --design double apply" "hive-adversarial cuda kv64 --design double"
+                                     "hive-crowded cuda kv32 small --geometry 4x1 --design double")
     for run in "${runs[@]}"; do
       # shellcheck disable=SC2086
       HIVE_REQUIRE_GPU=1 timeout "${SANITIZE_LIMIT:-240}" compute-sanitizer --tool "$tool" "$build"/tests/$run >>"$log" 2>&1

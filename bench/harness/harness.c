@@ -157,6 +157,7 @@ hive_config bench_config(const bench_ctx *c, uint64_t initial_capacity, double m
     cfg.threads = c->threads;
     cfg.bucket_slots = c->bucket_slots;
     cfg.lanes_per_op = c->lanes_per_op;
+    cfg.design = c->design;
     return cfg;
 }
 
@@ -182,7 +183,9 @@ int bench_probe_geometry(bench_ctx *c)
     hive_destroy(t);
     if (rc != 0)
         return -1;
-    snprintf(c->geometry, sizeof c->geometry, "%ux%u", st.bucket_slots, st.lanes_per_op);
+    /* The design rides in the geometry column when it is not the default. */
+    snprintf(c->geometry, sizeof c->geometry, "%ux%u%s", st.bucket_slots, st.lanes_per_op,
+             c->design == HIVE_DESIGN_DOUBLE ? " double" : "");
     return 0;
 }
 

@@ -56,6 +56,7 @@ typedef struct bench_ctx {
     uint32_t threads;          /* CPU backend worker threads, 0 = one per core */
     uint32_t bucket_slots;     /* --geometry S x T: slots per bucket and lanes per key, */
     uint32_t lanes_per_op;     /* 0 = the backend's default (hive_config) */
+    hive_design design;        /* --design */
     int quick;
     const bench_defaults *def;
     const char *out_dir;

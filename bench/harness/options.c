@@ -20,6 +20,7 @@ enum {
     OPT_ROUNDS,
     OPT_THREADS,
     OPT_GEOMETRY,
+    OPT_DESIGN,
     OPT_QUICK,
     OPT_OUT,
     OPT_VERSION,
@@ -34,6 +35,7 @@ static const struct option long_options[] = {
     {"rounds", required_argument, NULL, OPT_ROUNDS},
     {"threads", required_argument, NULL, OPT_THREADS},
     {"geometry", required_argument, NULL, OPT_GEOMETRY},
+    {"design", required_argument, NULL, OPT_DESIGN},
     {"quick", no_argument, NULL, OPT_QUICK},
     {"out", required_argument, NULL, OPT_OUT},
     {"help", no_argument, NULL, 'h'},
@@ -57,6 +59,7 @@ void bench_options_usage(FILE *f)
             "                           (1 .. S; the CPU backend runs a key on one thread): e.g.\n"
             "                           32x32, the Hive paper's warp per bucket (default: the\n"
             "                           backend's own)\n"
+            "  --design hive|double     the table design (hive_config.design, default hive)\n"
             "  --quick                  quick sizes for the named workloads\n"
             "  --out DIR                results folder (default %s)\n"
             "  -h, --help               this text\n"
@@ -236,6 +239,16 @@ static int take(bench_options *o, int opt, const char *name, const char *v)
             return 2;
         }
         o->out_dir = v;
+        return 0;
+    case OPT_DESIGN:
+        if (strcmp(v, "hive") == 0)
+            o->design = HIVE_DESIGN_HIVE;
+        else if (strcmp(v, "double") == 0)
+            o->design = HIVE_DESIGN_DOUBLE;
+        else {
+            fprintf(stderr, "hive-bench: --design takes hive or double (got '%s')\n", v);
+            return 2;
+        }
         return 0;
     case OPT_GEOMETRY:
         if (parse_geometry(v, &o->bucket_slots, &o->lanes_per_op) != 0) {

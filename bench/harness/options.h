@@ -23,6 +23,7 @@ typedef struct bench_options {
     uint32_t threads;          /* 0: one per core */
     uint32_t bucket_slots;     /* --geometry SxT; 0 0: the backend's own */
     uint32_t lanes_per_op;
+    hive_design design;        /* --design; HIVE_DESIGN_HIVE by default */
     int quick;                 /* --quick */
     int help, version;
     const char *out_dir;

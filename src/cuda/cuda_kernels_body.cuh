@@ -75,7 +75,7 @@ static __device__ __forceinline__ void K_SUFFIX(hive_batch_pass)(hive_view v, ui
  * the short launch (part 2) runs the keys marked in the deferred row of the
  * batch's marks (core/marks.h), or, in a batch without marks, those whose
  * result is HIVE_R_DEFER, and marks unfinished those it leaves to the deep
- * one; the deep launch (part 3) runs the unfinished ones, or those whose
+ * one or rejects for room; the deep launch (part 3) runs the unfinished ones, or those whose
  * result is HIVE_R_DEFER_DEEP, and clears the mark of every key it places,
  * so that only those rejected for room keep it.  Each returns at once when
  * the counters say no key was left to it.
@@ -134,7 +134,9 @@ static __device__ __forceinline__ void K_SUFFIX(hive_deferred_pass)(hive_view v,
             if (lane < held) {
                 uint64_t k = pending[lane];
                 int r = K_SUFFIX(hive_batch_one)(&v, S, &b, k, hive_batch_op(&b, k), NULL, t, part);
-                if (part == 2 && r == HIVE_R_DEFER_DEEP && marks != NULL)
+                /* A design without a deep search (designs/double) rejects
+                 * for room in the short launch already. */
+                if (part == 2 && (r == HIVE_R_DEFER_DEEP || r == HIVE_R_REJECTED_FULL) && marks != NULL)
                     hive_mark_set(hive_marks_unfinished(&b), k);
                 if (part == 3 && r != HIVE_R_REJECTED_FULL && marks != NULL)
                     hive_mark_clear(marks, k);

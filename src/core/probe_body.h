@@ -136,14 +136,11 @@ HIVE_PROTO int D_OP(hive_erase_hashed)(const hive_view *v, P_GEOM_PARAM, P_KEY k
             continue;
         }
         if (!w.ended && P_SUFFIX(hive_stash_in_use)(v, P_GEOM_ARG, h1, h2)) {
-            P_SUFFIX(hive_stash_scan) st = P_SUFFIX(hive_scan_stash)(v, P_GEOM_ARG, k, h1, h2);
-            if (st.match) {
-                if (P_CAS(st.match, st.match_word, tomb) == st.match_word) {
-                    P_ADD_LIVE(v, (uint64_t)-1);
-                    return HIVE_R_ERASED;
-                }
+            int r = P_SUFFIX(hive_stash_erase)(v, P_GEOM_ARG, k, h1, h2);
+            if (r > 0)
+                return HIVE_R_ERASED;
+            if (r < 0)
                 continue;
-            }
         }
         if (!w.moving)
             return HIVE_R_NOT_FOUND;

@@ -46,37 +46,19 @@ HIVE_PROTO void D_OP(hive_mark_stash_slot)(const hive_view *v, const P_SLOT *slo
         hive_mark_bucket(v, hive_bucket_of(v->ix, D_PROBE_HASH(h1, h2, i)));
 }
 
-/* Splits bucket j (split <= j < base * 2^m under ix, the index before this
- * split) into j and its partner j + base * 2^m: a pair moves when the next
- * bit of the hash of the probe it is in j by says so.  That probe then names
+/* The hash of the probe that placed key in bucket j under ix (the split's,
+ * core/resize_ops_body.h); 0 if no probe names j (the pair stays).  A split
+ * moves the pair when that hash's next bit says so: that probe then names
  * its new bucket, and no earlier probe does (an earlier one named another
  * bucket than j, and names that bucket or its partner now), so a pair keeps
- * its probe index and R4 its meaning.  A bucket that had no EMPTY slot gives
- * both halves VACANT ones.  The partner's memory is written whole.  Returns
- * the pairs moved. */
-HIVE_PROTO uint32_t D_OP(hive_split_bucket)(P_SLOT *slots, P_GEOM_PARAM, hive_index ix, uint64_t j)
+ * its probe index and R4 its meaning. */
+HIVE_PROTO int D_OP(hive_split_hash)(hive_index ix, P_KEY key, uint64_t j, uint32_t *h)
 {
-    uint64_t wide = (ix.low_mask << 1) | 1;
-    P_SLOT *lo = P_SUFFIX(hive_bucket)(slots, j, P_S);
-    P_SLOT *hi = P_SUFFIX(hive_bucket)(slots, j + hive_index_round(ix), P_S);
-    uint32_t nlo = 0, nhi = 0;
-    int ended = 0;
-    for (uint32_t i = 0; i < P_S; i++) {
-        P_SLOT w = lo[i];
-        P_KEY key = P_KEY_OF(w);
-        if (key == P_EMPTY)
-            ended = 1;
-        if (P_RESERVED(key))
-            continue;
-        uint32_t p = D_OP(hive_probe_of)(ix, key, j);
-        if (p == D_PROBES || hive_bucket_masked(ix, D_PROBE_HASH(P_HASH1(key), P_HASH2(key), p), wide) == j)
-            lo[nlo++] = w;
-        else
-            hi[nhi++] = w;
-    }
-    P_SUFFIX(hive_fill_free)(lo, P_GEOM_ARG, nlo, ended);
-    P_SUFFIX(hive_fill_free)(hi, P_GEOM_ARG, nhi, ended);
-    return nhi;
+    uint32_t p = D_OP(hive_probe_of)(ix, key, j);
+    if (p == D_PROBES)
+        return 0;
+    *h = D_PROBE_HASH(P_HASH1(key), P_HASH2(key), p);
+    return 1;
 }
 
 /* After a resize: moves each pair of bucket b that is there by probe i > 0

@@ -1,9 +1,41 @@
 /* resize_ops_body.h — what every design's resize steps share, included by
- * a design's resize body once it has defined its steps and
- * D_OP(hive_rehome_target) (where a pair goes under the merged index):
- * REHOME of a pair and of a bucket, and the one entry point that runs a
- * resize op on one unit (the backends' resize kernels and loops call it).
- * No include guard: once per instantiation. */
+ * a design's resize body once it has defined its own steps and
+ * D_OP(hive_split_hash) (which hash placed a pair in a bucket) and
+ * D_OP(hive_rehome_target) (where a pair goes under the merged index): the
+ * split of a bucket, REHOME of a pair and of a bucket, and the one entry
+ * point that runs a resize op on one unit (the backends' resize kernels and
+ * loops call it).  No include guard: once per instantiation. */
+
+/* Splits bucket j (split <= j < base * 2^m under ix, the index before this
+ * split) into j and its partner j + base * 2^m: a pair moves when the next
+ * bit of the hash that placed it in j (the design's D_OP(hive_split_hash))
+ * says so.  A bucket that had no EMPTY slot gives both halves VACANT ones
+ * (R8: its keys may have spilled to later buckets or the stash).  The
+ * partner's memory is written whole.  Returns the pairs moved. */
+HIVE_PROTO uint32_t D_OP(hive_split_bucket)(P_SLOT *slots, P_GEOM_PARAM, hive_index ix, uint64_t j)
+{
+    uint64_t wide = (ix.low_mask << 1) | 1;
+    P_SLOT *lo = P_SUFFIX(hive_bucket)(slots, j, P_S);
+    P_SLOT *hi = P_SUFFIX(hive_bucket)(slots, j + hive_index_round(ix), P_S);
+    uint32_t nlo = 0, nhi = 0;
+    int ended = 0;
+    for (uint32_t i = 0; i < P_S; i++) {
+        P_SLOT w = lo[i];
+        P_KEY key = P_KEY_OF(w);
+        if (key == P_EMPTY)
+            ended = 1;
+        if (P_RESERVED(key))
+            continue;
+        uint32_t h;
+        if (!D_OP(hive_split_hash)(ix, key, j, &h) || hive_bucket_masked(ix, h, wide) == j)
+            lo[nlo++] = w;
+        else
+            hi[nhi++] = w;
+    }
+    P_SUFFIX(hive_fill_free)(lo, P_GEOM_ARG, nlo, ended);
+    P_SUFFIX(hive_fill_free)(hi, P_GEOM_ARG, nhi, ended);
+    return nhi;
+}
 
 /* Places the pair in `slot` (a merged-away partner's), if any, under the
  * merged index of `into` without moving any other pair: into the design's

@@ -185,6 +185,21 @@ HIVE_PROTO P_SUFFIX(hive_stash_scan) P_SUFFIX(hive_scan_stash)(const hive_view *
     return r;
 }
 
+/* Erases k from its stash probe if it is there (R6: one CAS to TOMB).
+ * Returns 1 if erased, 0 if k is not there, -1 if its slot changed under
+ * the CAS (look again). */
+HIVE_PROTO int P_SUFFIX(hive_stash_erase)(const hive_view *v, P_GEOM_PARAM, P_KEY k, uint32_t h1,
+                                          uint32_t h2)
+{
+    P_SUFFIX(hive_stash_scan) st = P_SUFFIX(hive_scan_stash)(v, P_GEOM_ARG, k, h1, h2);
+    if (!st.match)
+        return 0;
+    if (P_CAS(st.match, st.match_word, P_MAKE(P_TOMB, 0)) != st.match_word)
+        return -1;
+    P_ADD_LIVE(v, (uint64_t)-1);
+    return 1;
+}
+
 /* Puts k's pair in the first free slot of its stash probe (scanned again:
  * an insert's earlier scan may have been skipped, and eviction took time).
  * Returns 1 if placed, 0 if the probe has no free slot, -1 if k is there or

@@ -26,38 +26,15 @@ HIVE_PROTO void D_OP(hive_mark_stash_slot)(const hive_view *v, const P_SLOT *slo
     hive_mark_bucket(v, hive_bucket_of(v->ix, P_HASH2(k)));
 }
 
-/* Splits bucket j (split <= j < base * 2^m under ix, the index before this
- * split) into j and its partner j + base * 2^m: a pair moves when the next
- * bit of the hash that placed it here (its first hash if j is its first
- * bucket, else its second) says so.  The partner's memory is written whole.
- * Returns the pairs moved. */
-HIVE_PROTO uint32_t D_OP(hive_split_bucket)(P_SLOT *slots, P_GEOM_PARAM, hive_index ix, uint64_t j)
+/* The hash that placed key in bucket j under ix (the split's, core/
+ * resize_ops_body.h): its first hash if j is its first bucket, else its
+ * second; a split moves the pair when that hash's next bit says so. */
+HIVE_PROTO int D_OP(hive_split_hash)(hive_index ix, P_KEY key, uint64_t j, uint32_t *h)
 {
-    uint64_t wide = (ix.low_mask << 1) | 1;
-    P_SLOT *lo = P_SUFFIX(hive_bucket)(slots, j, P_S);
-    P_SLOT *hi = P_SUFFIX(hive_bucket)(slots, j + hive_index_round(ix), P_S);
-    uint32_t nlo = 0, nhi = 0;
-    int ended = 0;
-    for (uint32_t i = 0; i < P_S; i++) {
-        P_SLOT w = lo[i];
-        P_KEY key = P_KEY_OF(w);
-        if (key == P_EMPTY)
-            ended = 1;
-        if (P_RESERVED(key))
-            continue;
-        uint32_t h = P_HASH1(key);
-        if (hive_bucket_of(ix, h) != j)
-            h = P_HASH2(key); /* it lives here as in its second bucket */
-        if (hive_bucket_masked(ix, h, wide) == j)
-            lo[nlo++] = w;
-        else
-            hi[nhi++] = w;
-    }
-    /* A full bucket's keys may have spilled to their second bucket or the
-     * stash: both halves keep no EMPTY slot (R8). */
-    P_SUFFIX(hive_fill_free)(lo, P_GEOM_ARG, nlo, ended);
-    P_SUFFIX(hive_fill_free)(hi, P_GEOM_ARG, nhi, ended);
-    return nhi;
+    *h = P_HASH1(key);
+    if (hive_bucket_of(ix, *h) != j)
+        *h = P_HASH2(key); /* it lives here as in its second bucket */
+    return 1;
 }
 
 /* After a resize: moves each pair of bucket b that lives in its second

@@ -292,50 +292,18 @@ extern "C" hive_status hive_dict_count_inserts(hive_dict *d, const hive_batch *b
 
 /* ---------------------------------------------------------------- counting new keys */
 
-/* Counts the insert-type elements of a batch whose key is absent (backend.h's
- * count_new), with one thread's find per key.  Tiles share the bucket layout
- * and the protocol, so one kernel per width serves every geometry (S is a
- * runtime value: this runs only when a batch would grow the table). */
-#define HIVE_DEFINE_COUNT_NEW_KERNEL(W, K)                                                       \
-    __global__ void __launch_bounds__(256) hive_count_new_kv##W(hive_view v, uint32_t S, hive_batch b, \
-                                                                uint64_t *counters)              \
-    {                                                                                            \
-        hive_tally t = {};                                                                       \
-        uint64_t stride = (uint64_t)gridDim.x * blockDim.x;                                      \
-        for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < b.n; i += stride) { \
-            int op = b.ops != NULL ? (int)b.ops[i] : (int)b.op;                                  \
-            K key = ((const K *)b.keys)[i], value;                                               \
-            if ((op == HIVE_OP_INSERT || op == HIVE_OP_UPSERT) && !hive_k##W##_reserved(key))    \
-                t.c[HIVE_CTR_INSERTED] += hive_find_kv##W(&v, S, key, &value) != HIVE_R_FOUND;   \
-        }                                                                                        \
-        hive_tally_flush(&t, counters);                                                          \
-    }
-
-HIVE_DEFINE_COUNT_NEW_KERNEL(32, uint32_t)
-HIVE_DEFINE_COUNT_NEW_KERNEL(64, uint64_t)
-
 typedef struct count_new_launch {
     const hive_dict *d;
     cudaStream_t stream;
     const hive_batch *batch;
 } count_new_launch;
 
-static void *count_new_kernel(const hive_dict *d)
-{
-    return d->slot_words == 1 ? (void *)hive_count_new_kv32 : (void *)hive_count_new_kv64;
-}
-
 static hive_status launch_count_new(void *ctx, uint64_t *counters)
 {
     const count_new_launch *l = (const count_new_launch *)ctx;
     const hive_dict *d = l->d;
-    unsigned grid = grid_for(d, count_new_kernel(d), l->batch->n, 1);
-    if (d->slot_words == 1)
-        hive_count_new_kv32<<<grid, HIVE_THREADS, 0, l->stream>>>(d->view, d->bucket_slots, *l->batch,
-                                                                  counters);
-    else
-        hive_count_new_kv64<<<grid, HIVE_THREADS, 0, l->stream>>>(d->view, d->bucket_slots, *l->batch,
-                                                                  counters);
+    unsigned grid = grid_for(d, (const void *)d->kernels->count_new, l->batch->n, 1);
+    d->kernels->count_new<<<grid, HIVE_THREADS, 0, l->stream>>>(d->view, d->bucket_slots, *l->batch, counters);
     return launched("hive batch growth (CUDA)");
 }
 
@@ -364,7 +332,7 @@ extern "C" hive_status hive_dict_load_kernels(const hive_dict *d, const char *ca
                              (const void *)k->deferred,  (const void *)k->deferred_deep,
                              (const void *)k->full_hint, (const void *)k->retry,
                              (const void *)k->resize,    (const void *)k->export_pairs,
-                             (const void *)hive_count_inserts_kernel, count_new_kernel(d)};
+                             (const void *)hive_count_inserts_kernel, (const void *)k->count_new};
     for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; i++) {
         cudaFuncAttributes attributes;
         if (kernels[i] != NULL)

@@ -52,13 +52,15 @@ namespace K_NAMESPACE {
     {.width = 32, .S = s, .T = 1, .find = hive_find_kv32_s##s, .upsert = hive_upsert_kv32_s##s,     \
      .erase = hive_erase_kv32_s##s, .mixed = hive_mixed_kv32_s##s,                                  \
      .deferred = hive_deferred_kv32_s##s, .deferred_deep = hive_deferred_deep_kv32_s##s,            \
-     .full_hint = K_FULL_HINT_KERNEL(hive_full_hint_kv32_s##s), .retry = hive_retry_kv32_s##s,                          \
-     .resize = hive_resize_kv32_s##s, .export_pairs = (hive_export_kernel)hive_export_kv32}
+     .full_hint = K_FULL_HINT_KERNEL(hive_full_hint_kv32_s##s), .retry = hive_retry_kv32_s##s,      \
+     .resize = hive_resize_kv32_s##s, .export_pairs = (hive_export_kernel)hive_export_kv32,         \
+     .count_new = hive_count_new_kv32}
 #define TILES(s, t)                                                                                 \
     {.width = 32, .S = s, .T = t, .find = hive_find_kv32_s##s##_t##t,                               \
      .upsert = hive_upsert_kv32_s##s##_t##t, .erase = hive_erase_kv32_s##s##_t##t,                  \
      .mixed = hive_mixed_kv32_s##s##_t##t, .retry = hive_retry_kv32_s##s,                           \
-     .resize = hive_resize_kv32_s##s, .export_pairs = (hive_export_kernel)hive_export_kv32}
+     .resize = hive_resize_kv32_s##s, .export_pairs = (hive_export_kernel)hive_export_kv32,         \
+     .count_new = hive_count_new_kv32}
 
 const hive_geometry_kernels table[] = {
     THREADS(4),  THREADS(8),   THREADS(16),  THREADS(32),

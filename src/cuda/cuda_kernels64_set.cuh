@@ -33,7 +33,8 @@ namespace K_NAMESPACE {
      .erase = hive_erase_kv64_s##s, .mixed = hive_mixed_kv64_s##s,                                  \
      .deferred = hive_deferred_kv64_s##s, .deferred_deep = hive_deferred_deep_kv64_s##s,            \
      .retry = hive_retry_kv64_s##s, .resize = hive_resize_kv64_s##s,                                \
-     .export_pairs = (hive_export_kernel)hive_export_kv64}
+     .export_pairs = (hive_export_kernel)hive_export_kv64,                                          \
+     .count_new = hive_count_new_kv64}
 
 const hive_geometry_kernels table[] = {
     THREADS(4), THREADS(8), THREADS(16), THREADS(32),

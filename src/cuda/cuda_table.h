@@ -21,6 +21,7 @@ static_assert(HIVE_COUNTER_BLOCKS <= 64, "hive_dict.counter_busy has a bit per b
 typedef void (*hive_batch_kernel)(hive_view, hive_batch, uint64_t *);
 typedef void (*hive_resize_kernel)(int, hive_view, hive_view, hive_index, uint64_t, uint64_t, uint64_t *);
 typedef void (*hive_export_kernel)(const uint64_t *, uint64_t, void *, void *, uint64_t, uint64_t *);
+typedef void (*hive_count_kernel)(hive_view, uint32_t, hive_batch, uint64_t *);
 
 typedef struct hive_geometry_kernels {
     uint32_t width; /* key bits: 32 or 64 */
@@ -32,6 +33,7 @@ typedef struct hive_geometry_kernels {
     hive_batch_kernel retry;   /* these two: one thread per key or bucket, as threads */
     hive_resize_kernel resize; /* and tiles share the layout and the protocol */
     hive_export_kernel export_pairs;
+    hive_count_kernel count_new; /* one thread per key whatever the geometry: a find each */
 } hive_geometry_kernels;
 
 typedef struct hive_dict {

@@ -97,7 +97,7 @@ HIVE_API const char *hive_last_error(void);
 /* ---------------------------------------------------------------- config */
 
 typedef enum hive_backend {
-    HIVE_BACKEND_AUTO = 0, /* CUDA when a GPU is usable, else CPU */
+    HIVE_BACKEND_AUTO = 0, /* CUDA when a GPU of compute capability 9.0+ is present, else CPU */
     HIVE_BACKEND_CUDA = 1,
     HIVE_BACKEND_CPU = 2
 } hive_backend;

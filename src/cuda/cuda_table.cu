@@ -215,14 +215,18 @@ static void free_dict(hive_dict *d)
     hive_host_free(d);
 }
 
+/* HIVE_BACKEND_AUTO takes the CUDA backend only where its kernels run: a
+ * device of compute capability 9.0 or newer (the kernels are built for sm_90,
+ * and KV64 needs its 16-byte CAS); elsewhere it falls back to the CPU. */
 int hive_cuda_device_usable(int device)
 {
-    int count = 0;
-    if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    int count = 0, major = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess || device >= count ||
+        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess) {
         cudaGetLastError();
         return 0;
     }
-    return device < count;
+    return major >= 9;
 }
 
 static hive_status cuda_create(const hive_config *c, void **impl)

@@ -215,7 +215,11 @@ typedef enum hive_result {
     HIVE_RESULT_NOT_FOUND = 5,         /* find or erase: key absent */
     HIVE_RESULT_ERASED = 6,            /* erase: key removed */
     HIVE_RESULT_REJECTED_RESERVED = 7, /* key is a reserved sentinel; nothing done */
-    HIVE_RESULT_REJECTED_FULL = 8      /* insert found no room; nothing done */
+    HIVE_RESULT_REJECTED_FULL = 8,     /* insert found no room; nothing done */
+    HIVE_RESULT_EVICTED = 9,           /* cache: a new key was stored in place of the bucket's
+                                          lowest-scored entry, which left the table */
+    HIVE_RESULT_REFUSED = 10           /* cache: a new key's score was below every score of its
+                                          full bucket(s); nothing done (admission control) */
 } hive_result;
 
 /* Inserts n pairs.  keys, values: table memory, (n).  results: table memory,
@@ -302,6 +306,227 @@ typedef struct hive_stats {
 } hive_stats;
 
 HIVE_API hive_status hive_stats_get(hive_table *table, hive_stats *stats);
+
+/* ================================================================ the cache table
+ *
+ * A table that never runs out of room: it holds at most `capacity` entries,
+ * and a new key that meets a full bucket takes the place of the entry of
+ * lowest score there (eviction), or is refused if its own score is lower
+ * still (admission control; ties are admitted).  Built for embedding tables,
+ * GPU caches in front of host data and feature stores (HierarchicalKV's
+ * contract; docs/cache.md compares).
+ *
+ * Entries.  A 64-bit key (the top four values, HIVE_KV64_RESERVED_MIN and up,
+ * are reserved as for the dictionary), a value of `dim` elements of
+ * `value_type`, and a 64-bit score that the table's policy keeps.  Value
+ * arrays are row-major: value i is dim elements at values + i * dim.
+ *
+ * Memory spaces and streams are the dictionary's (top of this file): arrays
+ * named "(n)" are table memory; counts returned through `uint64_t *` are host
+ * memory.  Every call is enqueued on `stream` and returns once it is done.
+ *
+ * Concurrency.  Calls come in two groups: readers (find, find_missed,
+ * contains, export, size, save) and writers (every call that changes the
+ * table).  Calls of one group run concurrently with each other, from any
+ * host threads and streams (writers synchronise per key and per bucket on
+ * the device, so two writers of one key are applied one after the other and
+ * a key is never stored twice); a reader never overlaps a writer, so a reader
+ * sees no entry half written.  HierarchicalKV lets inserters run only alone.
+ *
+ * Capacity is fixed at creation (rounded up to whole buckets): a cache runs
+ * full by design, so it never grows or shrinks. */
+
+/* How a score is kept.  `clock` is nanoseconds of a global timer (the GPU's
+ * %globaltimer; CLOCK_REALTIME on the CPU backend); `inc` is the caller's
+ * score for the key; `epoch` is set with hive_cache_set_epoch. */
+typedef enum hive_score_policy {
+    HIVE_SCORE_LRU = 0,       /* every write stores clock.  Calls take no scores (pass NULL) */
+    HIVE_SCORE_LFU = 1,       /* new key: inc; existing key: old + inc, saturating.  A new key is
+                                 always admitted (it evicts the least frequent) */
+    HIVE_SCORE_EPOCH_LRU = 2, /* (epoch << 32) | (clock >> 20), about 1 ms ticks.  No scores */
+    HIVE_SCORE_EPOCH_LFU = 3, /* new key: (epoch << 32) | min(inc, 2^32-1); existing key in the
+                                 same epoch: low word + inc, saturating at 2^32-1 */
+    HIVE_SCORE_CUSTOM = 4     /* the caller's score, stored as given */
+} hive_score_policy;
+
+/* The element type of values, which fixes its size and how
+ * hive_cache_accum_or_assign adds. */
+typedef enum hive_value_type {
+    HIVE_VALUE_F32 = 0,
+    HIVE_VALUE_F64 = 1,
+    HIVE_VALUE_I32 = 2,
+    HIVE_VALUE_I64 = 3,
+    HIVE_VALUE_BYTES = 4 /* opaque bytes (dim = bytes per value); cannot be accumulated */
+} hive_value_type;
+
+#define HIVE_CACHE_CONFIG_VERSION 1u
+
+typedef struct hive_cache_config {
+    uint32_t struct_size;       /* sizeof(hive_cache_config), set by HIVE_CACHE_CONFIG_INIT */
+    uint32_t version;           /* HIVE_CACHE_CONFIG_VERSION */
+    hive_backend backend;       /* default HIVE_BACKEND_AUTO */
+    int device;                 /* CUDA device ordinal; default 0 */
+    uint64_t capacity;          /* entries; rounded up to whole buckets; default 2^20 */
+    uint32_t dim;               /* elements per value, >= 1; default 1 */
+    hive_value_type value_type; /* default HIVE_VALUE_F32 */
+    hive_score_policy policy;   /* default HIVE_SCORE_LRU */
+    uint32_t bucket_slots;      /* entries per bucket: 32, 64 or 128; 0 = 32 (a bucket's digests
+                                   are one 32-byte sector, so a miss reads one sector) */
+    uint32_t dual_bucket;       /* 1: two buckets per key; a new key fills the emptier one, and a
+                                   full pair evicts the lower minimum (higher load before the first
+                                   eviction, better retention; one more bucket read per miss) */
+    uint32_t threads;           /* CPU backend worker threads; 0 = one per online core */
+} hive_cache_config;
+
+#define HIVE_CACHE_CONFIG_INIT                                                      \
+    {                                                                               \
+        (uint32_t)sizeof(hive_cache_config), HIVE_CACHE_CONFIG_VERSION, HIVE_BACKEND_AUTO, 0, \
+            1048576u, 1u, HIVE_VALUE_F32, HIVE_SCORE_LRU, 0u, 0u, 0u                \
+    }
+
+typedef struct hive_cache hive_cache;
+
+/* Which entries a filtering call selects: those whose key has `key_pattern`
+ * in the bits of `key_mask` and whose score lies in [score_min, score_max].
+ * {0, 0, 0, UINT64_MAX} selects every entry. */
+typedef struct hive_cache_filter {
+    uint64_t key_mask;
+    uint64_t key_pattern;
+    uint64_t score_min;
+    uint64_t score_max;
+} hive_cache_filter;
+
+/* Creates a cache.  Errors as hive_create. */
+HIVE_API hive_status hive_cache_create(const hive_cache_config *config, hive_cache **cache);
+/* Frees it (rules as hive_destroy). */
+HIVE_API hive_status hive_cache_destroy(hive_cache *cache);
+/* The configuration, with defaults resolved and capacity rounded. */
+HIVE_API hive_status hive_cache_get_config(const hive_cache *cache, hive_cache_config *config);
+
+/* Scores passed to the calls below: (n) uint64_t, table memory; required by
+ * LFU, EPOCH_LFU and CUSTOM, and must be NULL for LRU and EPOCH_LRU
+ * (HIVE_ERROR_INVALID_ARGUMENT otherwise, with nothing done). */
+
+/* Upsert.  A present key takes the new value and its score by the policy; a
+ * new key is stored in a free slot of its bucket, else in place of the
+ * bucket's lowest-scored entry, unless its score is lower than that entry's
+ * (then it is refused).  results: (n) hive_result or NULL: INSERTED, UPDATED,
+ * EVICTED, REFUSED, REJECTED_RESERVED.  Keys repeated in a batch are applied
+ * one after another.  Returns HIVE_ERROR_RESERVED_KEY if some key was
+ * reserved (the rest were processed), else HIVE_SUCCESS: evictions and
+ * refusals are the cache working, not errors. */
+HIVE_API hive_status hive_cache_insert_or_assign(hive_cache *cache, uint64_t n, const uint64_t *keys,
+                                                 const void *values, const uint64_t *scores,
+                                                 uint8_t *results, hive_stream stream);
+
+/* As hive_cache_insert_or_assign, and every entry that leaves the table,
+ * and every refused new key with its input value and score, is written
+ * compactly to evicted_keys/evicted_values/evicted_scores ((n) each, table
+ * memory; evicted_scores may be NULL); *evicted_count (host) says how many.
+ * Nothing is lost: the entries before the call and the batch together are
+ * the entries after it and the evicted ones (keys repeated in the batch
+ * count once, with their last value).  An erased slot that a new key reuses
+ * is not reported. */
+HIVE_API hive_status hive_cache_insert_and_evict(hive_cache *cache, uint64_t n, const uint64_t *keys,
+                                                 const void *values, const uint64_t *scores,
+                                                 uint64_t *evicted_keys, void *evicted_values,
+                                                 uint64_t *evicted_scores, uint64_t *evicted_count,
+                                                 hive_stream stream);
+
+/* Looks up n keys; a reader (scores are not refreshed).  values: (n * dim)
+ * or NULL, written for found keys only; found: (n) 1/0 or NULL; scores: (n)
+ * or NULL, the stored score of found keys. */
+HIVE_API hive_status hive_cache_find(hive_cache *cache, uint64_t n, const uint64_t *keys, void *values,
+                                     uint8_t *found, uint64_t *scores, hive_stream stream);
+
+/* As hive_cache_find, and the keys not found and their positions in `keys`
+ * are written compactly to missed_keys and missed_indices ((n) each, table
+ * memory), in no particular order; *missed_count (host) says how many. */
+HIVE_API hive_status hive_cache_find_missed(hive_cache *cache, uint64_t n, const uint64_t *keys,
+                                            void *values, uint64_t *scores, uint64_t *missed_keys,
+                                            uint64_t *missed_indices, uint64_t *missed_count,
+                                            hive_stream stream);
+
+/* found: (n) 1/0, required.  A reader. */
+HIVE_API hive_status hive_cache_contains(hive_cache *cache, uint64_t n, const uint64_t *keys,
+                                         uint8_t *found, hive_stream stream);
+
+/* For each key: present → its stored value is written to values (and its
+ * score to scores, when given, after the policy refreshed it); absent → it
+ * is inserted with the value in values (eviction and refusal as upsert).
+ * values: (n * dim), in and out.  scores: in (the policy's input) and out.
+ * found: (n) 1/0 or NULL (1: the value was read; 0: inserted or refused). */
+HIVE_API hive_status hive_cache_find_or_insert(hive_cache *cache, uint64_t n, const uint64_t *keys,
+                                               void *values, uint64_t *scores, uint8_t *found,
+                                               hive_stream stream);
+
+/* Existing keys only, never inserting; found: (n) 1/0 or NULL.
+ * assign: the value, and the score by the policy.
+ * assign_values: the value; the score stays.
+ * assign_scores: the score, stored as given whatever the policy; the value stays. */
+HIVE_API hive_status hive_cache_assign(hive_cache *cache, uint64_t n, const uint64_t *keys,
+                                       const void *values, const uint64_t *scores, uint8_t *found,
+                                       hive_stream stream);
+HIVE_API hive_status hive_cache_assign_values(hive_cache *cache, uint64_t n, const uint64_t *keys,
+                                              const void *values, uint8_t *found, hive_stream stream);
+HIVE_API hive_status hive_cache_assign_scores(hive_cache *cache, uint64_t n, const uint64_t *keys,
+                                              const uint64_t *scores, uint8_t *found,
+                                              hive_stream stream);
+
+/* accum_flags: (n) uint8_t.  Flag 1 and key present: value += values[i],
+ * element by element in value_type (integers wrap), score by the policy.
+ * Flag 0 and key absent: insert values[i] (eviction and refusal as upsert).
+ * The other two cases do nothing (result NONE).  results: (n) hive_result
+ * or NULL.  HIVE_ERROR_UNSUPPORTED for HIVE_VALUE_BYTES. */
+HIVE_API hive_status hive_cache_accum_or_assign(hive_cache *cache, uint64_t n, const uint64_t *keys,
+                                                const void *values, const uint8_t *accum_flags,
+                                                const uint64_t *scores, uint8_t *results,
+                                                hive_stream stream);
+
+/* Erases n keys.  results: (n) ERASED / NOT_FOUND / REJECTED_RESERVED, or NULL. */
+HIVE_API hive_status hive_cache_erase(hive_cache *cache, uint64_t n, const uint64_t *keys,
+                                      uint8_t *results, hive_stream stream);
+
+/* Erases every entry `filter` selects; *erased (host, or NULL) says how many. */
+HIVE_API hive_status hive_cache_erase_if(hive_cache *cache, const hive_cache_filter *filter,
+                                         uint64_t *erased, hive_stream stream);
+
+/* Removes every entry. */
+HIVE_API hive_status hive_cache_clear(hive_cache *cache, hive_stream stream);
+
+/* Exports, in chunks, the live entries in slots [offset, offset + slots) of
+ * the table's capacity() slots that `filter` selects (NULL: all), compactly,
+ * in no particular order: keys (slots), values (slots * dim) or NULL, scores
+ * (slots) or NULL, table memory.  *count (host) says how many.  Walk offset
+ * from 0 to capacity in steps of `slots` to export the whole table.  A reader. */
+HIVE_API hive_status hive_cache_export(hive_cache *cache, uint64_t offset, uint64_t slots,
+                                       const hive_cache_filter *filter, uint64_t *keys, void *values,
+                                       uint64_t *scores, uint64_t *count, hive_stream stream);
+
+/* Live entries (exact between calls); slots; size / capacity. */
+HIVE_API hive_status hive_cache_size(hive_cache *cache, uint64_t *size);
+HIVE_API hive_status hive_cache_capacity(const hive_cache *cache, uint64_t *capacity);
+HIVE_API hive_status hive_cache_load_factor(hive_cache *cache, double *load_factor);
+
+/* Sets the epoch the EPOCH_* policies put in a score's high word. */
+HIVE_API hive_status hive_cache_set_epoch(hive_cache *cache, uint32_t epoch);
+
+/* Save and load.  save writes every entry (key, value, score) through
+ * `write`, in chunks, after a header that names dim, value_type and policy;
+ * `write` returns the bytes it took (fewer is an error: the call returns
+ * HIVE_ERROR_INVALID_ARGUMENT naming the short write).  load reads a saved
+ * stream through `read` (returns bytes read, 0 at the end) and inserts each
+ * entry with its saved score as given (eviction applies if the cache is
+ * smaller than the saved one); *count (host, or NULL) says how many entries
+ * were read.  The _fd forms read and write a file descriptor. */
+typedef size_t (*hive_cache_write_fn)(void *context, const void *bytes, size_t size);
+typedef size_t (*hive_cache_read_fn)(void *context, void *bytes, size_t size);
+HIVE_API hive_status hive_cache_save(hive_cache *cache, hive_cache_write_fn write, void *context,
+                                     uint64_t *count);
+HIVE_API hive_status hive_cache_load(hive_cache *cache, hive_cache_read_fn read, void *context,
+                                     uint64_t *count);
+HIVE_API hive_status hive_cache_save_fd(hive_cache *cache, int fd, uint64_t *count);
+HIVE_API hive_status hive_cache_load_fd(hive_cache *cache, int fd, uint64_t *count);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,530 @@
+/* cache_body.h — the cache table's per-key element, shared by the CPU loops
+ * and the CUDA kernels: where a key is, how a writer takes a slot, what it
+ * stores, and what the backend must copy in between.  The backends add only
+ * the loop over keys and the value copies (a memcpy on the CPU; on the GPU a
+ * warp copies its keys' values together, coalesced).
+ *
+ * The protocol (docs/cache.md):
+ *   - Readers (FIND, CONTAINS) never overlap writers (api's group lock), so
+ *     they read without locks.
+ *   - A writer of a present key locks its slot: CAS key -> LOCKED, writes,
+ *     then stores the key back with release order (hive_cache_end).
+ *   - A writer that may store a new key and did not find it takes its
+ *     bucket's lock (both, in index order, when dual), looks again (only lock
+ *     holders store new keys in a bucket, so the second look is the truth),
+ *     then locks a free slot, or the lowest-scored slot if the new key's
+ *     admission score is not below it, and writes the new digest before it
+ *     lets the bucket lock go: another writer of the same key then sees a
+ *     LOCKED slot with its digest and waits.
+ *   - Nothing waits while holding anything: a writer that meets a lock returns
+ *     BUSY, having released what it took, and its backend runs it again.  So a
+ *     GPU warp whose lanes hold slot locks until a collective copy ends can
+ *     never wait on itself.
+ *
+ * Include after core/atomics.h. */
+#ifndef HIVE_CACHE_BODY_H
+#define HIVE_CACHE_BODY_H
+
+#include <string.h>
+
+#include "../core/atomics.h"
+#include "cache_view.h"
+
+/* ---------------------------------------------------------------- memory operations */
+
+#if defined(__CUDACC__)
+HIVE_PROTO void hive_cache_store64_release(uint64_t *p, uint64_t v)
+{
+    hive_fence();
+    asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+
+HIVE_PROTO void hive_cache_store64(uint64_t *p, uint64_t v)
+{
+    asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+
+HIVE_PROTO void hive_cache_store8(uint8_t *p, uint8_t v)
+{
+    asm volatile("st.relaxed.gpu.global.u8 [%0], %1;" ::"l"(p), "h"((unsigned short)v) : "memory");
+}
+
+/* The 32 digests at p (32-byte aligned), as eight words.  `stable`: no
+ * writer runs (a reader's kernel), so the read-only path may cache them. */
+HIVE_PROTO void hive_cache_load_digests(const uint8_t *p, int stable, uint32_t w[8])
+{
+    const uint4 *q = (const uint4 *)p;
+    uint4 a, b;
+    if (stable) {
+        a = __ldg(q);
+        b = __ldg(q + 1);
+    } else {
+        asm volatile("ld.relaxed.gpu.global.v4.u32 {%0, %1, %2, %3}, [%4];"
+                     : "=r"(a.x), "=r"(a.y), "=r"(a.z), "=r"(a.w)
+                     : "l"(q)
+                     : "memory");
+        asm volatile("ld.relaxed.gpu.global.v4.u32 {%0, %1, %2, %3}, [%4];"
+                     : "=r"(b.x), "=r"(b.y), "=r"(b.z), "=r"(b.w)
+                     : "l"(q + 1)
+                     : "memory");
+    }
+    w[0] = a.x, w[1] = a.y, w[2] = a.z, w[3] = a.w;
+    w[4] = b.x, w[5] = b.y, w[6] = b.z, w[7] = b.w;
+}
+
+HIVE_PROTO uint32_t hive_cache_ctz(uint32_t m) { return (uint32_t)__ffs((int)m) - 1u; }
+
+/* Nanoseconds of the GPU's global timer. */
+HIVE_PROTO uint64_t hive_cache_clock(void)
+{
+    uint64_t t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+#else
+HIVE_PROTO void hive_cache_store64_release(uint64_t *p, uint64_t v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+HIVE_PROTO void hive_cache_store64(uint64_t *p, uint64_t v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
+HIVE_PROTO void hive_cache_store8(uint8_t *p, uint8_t v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
+
+HIVE_PROTO void hive_cache_load_digests(const uint8_t *p, int stable, uint32_t w[8])
+{
+    (void)stable;
+    const uint32_t *q = (const uint32_t *)(const void *)p;
+    for (int j = 0; j < 8; j++)
+        w[j] = __atomic_load_n(q + j, __ATOMIC_RELAXED);
+}
+
+HIVE_PROTO uint32_t hive_cache_ctz(uint32_t m) { return (uint32_t)__builtin_ctz(m); }
+
+/* The CPU backend reads CLOCK_REALTIME once per call and passes it in. */
+#endif
+
+/* ---------------------------------------------------------------- digests */
+
+/* Bit j set for each byte j of w equal to the byte of `pattern` (which
+ * repeats one byte): exact, no false positives. */
+HIVE_HD uint32_t hive_cache_match4(uint32_t w, uint32_t pattern)
+{
+    uint32_t x = w ^ pattern;
+    uint32_t t = ~(((x & 0x7F7F7F7Fu) + 0x7F7F7F7Fu) | x | 0x7F7F7F7Fu);
+    return ((t >> 7) & 1u) | ((t >> 14) & 2u) | ((t >> 21) & 4u) | ((t >> 28) & 8u);
+}
+
+/* Slots of the 32 at `first` whose digest is `digest` (0: the free ones). */
+HIVE_PROTO uint32_t hive_cache_match(const hive_cache_view *v, uint64_t first, uint8_t digest, int stable)
+{
+    uint32_t w[8], m = 0, pattern = 0x01010101u * digest;
+    hive_cache_load_digests(v->digests + first, stable, w);
+    HIVE_UNROLL
+    for (int j = 0; j < 8; j++)
+        m |= hive_cache_match4(w[j], pattern) << (4 * j);
+    return m;
+}
+
+/* The slot of `key` in bucket b, or HIVE_CACHE_NO_SLOT.  *busy is set when a
+ * LOCKED slot carries the key's digest (the key may be there, being
+ * written): a writer must then try again rather than conclude it is absent. */
+HIVE_PROTO uint64_t hive_cache_find_in(const hive_cache_view *v, uint64_t b, uint8_t digest, uint64_t key,
+                                       int stable, int *busy)
+{
+    for (uint32_t g = 0; g < v->slots; g += HIVE_CACHE_GROUP) {
+        uint64_t first = b * v->slots + g;
+        uint32_t m = hive_cache_match(v, first, digest, stable);
+        while (m) {
+            uint64_t s = first + hive_cache_ctz(m);
+            m &= m - 1;
+            uint64_t k = hive_load64(&v->keys[s]);
+            if (k == key)
+                return s;
+            if (k == HIVE_CACHE_KEY_LOCKED)
+                *busy = 1;
+        }
+    }
+    return HIVE_CACHE_NO_SLOT;
+}
+
+HIVE_PROTO uint64_t hive_cache_find_key(const hive_cache_view *v, hive_cache_place p, uint64_t key, int stable,
+                                        int *busy)
+{
+    uint64_t s = hive_cache_find_in(v, p.b1, p.digest, key, stable, busy);
+    if (s == HIVE_CACHE_NO_SLOT && p.b2 != p.b1)
+        s = hive_cache_find_in(v, p.b2, p.digest, key, stable, busy);
+    return s;
+}
+
+/* ---------------------------------------------------------------- claims */
+
+enum {
+    HIVE_CACHE_FOUND = 0,   /* the key is present: its slot (locked, for a writer) */
+    HIVE_CACHE_FREE = 1,    /* a new key, in a free slot, locked */
+    HIVE_CACHE_EVICT = 2,   /* a new key, in place of the entry old_key/old_score, locked */
+    HIVE_CACHE_REFUSED = 3, /* a new key below the bucket's minimum: not stored */
+    HIVE_CACHE_ABSENT = 4,  /* not present, and this element does not insert */
+    HIVE_CACHE_BUSY = 5,    /* another writer holds what this needs: run it again */
+    HIVE_CACHE_SKIP = 6     /* nothing to do (reserved key, or an element the op ignores) */
+};
+
+typedef struct hive_cache_claim {
+    int kind;
+    uint64_t slot;
+    uint64_t old_key;   /* EVICT: the entry that leaves */
+    uint64_t old_score; /* FOUND: the stored score; EVICT: the leaving entry's */
+} hive_cache_claim;
+
+HIVE_PROTO uint32_t *hive_cache_lock_word(const hive_cache_view *v, uint64_t b) { return &v->locks[b / 32]; }
+HIVE_PROTO uint32_t hive_cache_lock_bit(uint64_t b) { return 1u << (b % 32); }
+
+/* Locks a free slot of bucket b: one whose digest is 0 and whose key is
+ * EMPTY or ERASED (an eraser clears the digest before it frees the key). */
+HIVE_PROTO uint64_t hive_cache_take_free(hive_cache_view *v, uint64_t b, uint64_t *was)
+{
+    for (uint32_t g = 0; g < v->slots; g += HIVE_CACHE_GROUP) {
+        uint64_t first = b * v->slots + g;
+        uint32_t m = hive_cache_match(v, first, 0, 0);
+        while (m) {
+            uint64_t s = first + hive_cache_ctz(m);
+            m &= m - 1;
+            uint64_t k = hive_load64(&v->keys[s]);
+            if ((k == HIVE_CACHE_KEY_EMPTY || k == HIVE_CACHE_KEY_ERASED) &&
+                hive_cas64(&v->keys[s], k, HIVE_CACHE_KEY_LOCKED) == k) {
+                *was = k;
+                return s;
+            }
+        }
+    }
+    return HIVE_CACHE_NO_SLOT;
+}
+
+HIVE_PROTO uint32_t hive_cache_free_count(const hive_cache_view *v, uint64_t b)
+{
+    uint32_t n = 0;
+    for (uint32_t g = 0; g < v->slots; g += HIVE_CACHE_GROUP) {
+        uint32_t m = hive_cache_match(v, b * v->slots + g, 0, 0);
+        while (m) {
+            n++;
+            m &= m - 1;
+        }
+    }
+    return n;
+}
+
+/* The lowest score of bucket b's slots, lowering *min and setting *slot. */
+HIVE_PROTO void hive_cache_min_in(const hive_cache_view *v, uint64_t b, uint64_t *min, uint64_t *slot)
+{
+    uint64_t first = b * v->slots;
+    for (uint32_t j = 0; j < v->slots; j += 2) {
+        uint64_t a, c;
+        hive_load64x2(&v->scores[first + j], &a, &c);
+        if (*slot == HIVE_CACHE_NO_SLOT || a < *min)
+            *min = a, *slot = first + j;
+        if (c < *min)
+            *min = c, *slot = first + j + 1;
+    }
+}
+
+/* The new key's place, with its bucket lock(s) held: the key after all (a
+ * writer of it got there first), else a free slot (the emptier bucket first,
+ * when dual), else the lowest-scored entry of the bucket(s). */
+HIVE_PROTO hive_cache_claim hive_cache_claim_locked(hive_cache_view *v, hive_cache_place p, uint64_t key,
+                                                    uint64_t admission)
+{
+    hive_cache_claim c = {HIVE_CACHE_BUSY, HIVE_CACHE_NO_SLOT, 0, 0};
+    int busy = 0;
+    uint64_t s = hive_cache_find_key(v, p, key, 0, &busy);
+    if (s != HIVE_CACHE_NO_SLOT) {
+        if (hive_cas64(&v->keys[s], key, HIVE_CACHE_KEY_LOCKED) == key)
+            c.kind = HIVE_CACHE_FOUND, c.slot = s, c.old_score = hive_load64(&v->scores[s]);
+        return c;
+    }
+    if (busy)
+        return c;
+
+    uint64_t first = p.b1, second = p.b2;
+    if (p.b2 != p.b1 && hive_cache_free_count(v, p.b2) > hive_cache_free_count(v, p.b1))
+        first = p.b2, second = p.b1;
+    uint64_t was = 0;
+    s = hive_cache_take_free(v, first, &was);
+    if (s == HIVE_CACHE_NO_SLOT && second != first)
+        s = hive_cache_take_free(v, second, &was);
+    if (s == HIVE_CACHE_NO_SLOT) {
+        uint64_t min = 0;
+        hive_cache_min_in(v, p.b1, &min, &s);
+        if (p.b2 != p.b1)
+            hive_cache_min_in(v, p.b2, &min, &s);
+        if (admission < min) {
+            c.kind = HIVE_CACHE_REFUSED;
+            return c;
+        }
+        uint64_t k = hive_load64(&v->keys[s]);
+        if (k == HIVE_CACHE_KEY_LOCKED || hive_cas64(&v->keys[s], k, HIVE_CACHE_KEY_LOCKED) != k)
+            return c; /* being written: look again */
+        uint64_t score = hive_load64(&v->scores[s]);
+        if (score != min) { /* rescored between the scan and the lock: look again */
+            hive_cache_store64_release(&v->keys[s], k);
+            return c;
+        }
+        was = k;
+        c.old_score = score;
+    }
+    c.slot = s;
+    if (was == HIVE_CACHE_KEY_EMPTY || was == HIVE_CACHE_KEY_ERASED) {
+        c.kind = HIVE_CACHE_FREE;
+    } else {
+        c.kind = HIVE_CACHE_EVICT;
+        c.old_key = was;
+    }
+    hive_cache_store8(&v->digests[s], p.digest);
+    return c;
+}
+
+/* A writer's claim on `key`: FOUND (locked), ABSENT when it may not insert,
+ * else FREE / EVICT (locked) / REFUSED, or BUSY. */
+HIVE_PROTO hive_cache_claim hive_cache_claim_key(hive_cache_view *v, hive_cache_place p, uint64_t key,
+                                                 int may_insert, uint64_t admission)
+{
+    hive_cache_claim c = {HIVE_CACHE_BUSY, HIVE_CACHE_NO_SLOT, 0, 0};
+    int busy = 0;
+    uint64_t s = hive_cache_find_key(v, p, key, 0, &busy);
+    if (s != HIVE_CACHE_NO_SLOT) {
+        if (hive_cas64(&v->keys[s], key, HIVE_CACHE_KEY_LOCKED) == key)
+            c.kind = HIVE_CACHE_FOUND, c.slot = s, c.old_score = hive_load64(&v->scores[s]);
+        return c;
+    }
+    if (busy)
+        return c;
+    if (!may_insert) {
+        c.kind = HIVE_CACHE_ABSENT;
+        return c;
+    }
+    uint64_t lo = p.b1 < p.b2 ? p.b1 : p.b2, hi = p.b1 < p.b2 ? p.b2 : p.b1;
+    if (!hive_lock_try(hive_cache_lock_word(v, lo), hive_cache_lock_bit(lo)))
+        return c;
+    if (hi != lo && !hive_lock_try(hive_cache_lock_word(v, hi), hive_cache_lock_bit(hi))) {
+        hive_lock_release(hive_cache_lock_word(v, lo), hive_cache_lock_bit(lo));
+        return c;
+    }
+    c = hive_cache_claim_locked(v, p, key, admission);
+    if (hi != lo)
+        hive_lock_release(hive_cache_lock_word(v, hi), hive_cache_lock_bit(hi));
+    hive_lock_release(hive_cache_lock_word(v, lo), hive_cache_lock_bit(lo));
+    return c;
+}
+
+/* Lets a locked slot go, holding `key` with `score` (all of its value
+ * written before, by whichever threads wrote it). */
+HIVE_PROTO void hive_cache_publish(hive_cache_view *v, uint64_t slot, uint64_t key, uint64_t score)
+{
+    hive_cache_store64(&v->scores[slot], score);
+    hive_cache_store64_release(&v->keys[slot], key);
+}
+
+/* Frees a locked slot (erase). */
+HIVE_PROTO void hive_cache_release_free(hive_cache_view *v, uint64_t slot)
+{
+    hive_cache_store8(&v->digests[slot], 0);
+    hive_cache_store64(&v->scores[slot], 0);
+    hive_cache_store64_release(&v->keys[slot], HIVE_CACHE_KEY_ERASED);
+}
+
+/* ---------------------------------------------------------------- one element */
+
+/* What one key of a batch does, decided by hive_cache_begin; the backend
+ * then makes the copies (first `out`, then `in`), and calls hive_cache_end. */
+typedef struct hive_cache_step {
+    int kind;           /* HIVE_CACHE_* of the claim (BUSY: run begin again) */
+    int locked;         /* the slot is locked: hive_cache_end publishes or frees it */
+    uint64_t slot;
+    uint64_t key;       /* what end stores back in the slot */
+    uint64_t score;     /* what end stores as its score */
+    uint8_t result;     /* hive_result, for results[] */
+    uint8_t found;      /* for found[] */
+    /* Copies, in this order: value bytes from out_src to the caller (out_dst,
+     * or, when emit is set, the emitted entry's place in out_values), then
+     * from in_src into the slot (in_dst), added element-wise if accumulate. */
+    const uint8_t *out_src;
+    uint8_t *out_dst;
+    const uint8_t *in_src;
+    uint8_t *in_dst;
+    int accumulate;
+    /* emit: one compact record for out_keys/out_scores (evicted or refused
+     * entry; a missed key with its index); the backend takes its index. */
+    int emit;
+    uint64_t emit_key, emit_score;
+} hive_cache_step;
+
+HIVE_PROTO const uint8_t *hive_cache_value_in(const hive_cache_batch *b, uint32_t vb, uint64_t i)
+{
+    return (const uint8_t *)b->values_in + i * vb;
+}
+
+/* Decides element i.  `clock`: the LRU clock for this element (the GPU's
+ * timer now, or the CPU call's). */
+HIVE_PROTO void hive_cache_begin(hive_cache_view *v, const hive_cache_batch *b, uint64_t i, uint64_t clock,
+                                 hive_cache_step *st)
+{
+    uint64_t key = b->keys[i];
+    uint32_t vb = v->value_bytes;
+    memset(st, 0, sizeof *st);
+    st->slot = HIVE_CACHE_NO_SLOT;
+    st->key = key;
+    if (hive_k64_reserved(key)) {
+        st->kind = HIVE_CACHE_SKIP;
+        st->result = HIVE_RESULT_REJECTED_RESERVED;
+        return;
+    }
+    hive_cache_place p = hive_cache_place_of(key, v->buckets, v->dual);
+    int busy = 0;
+
+    if (b->op == HIVE_CACHE_FIND || b->op == HIVE_CACHE_CONTAINS) {
+        uint64_t s = hive_cache_find_key(v, p, key, 1, &busy);
+        st->slot = s;
+        if (s == HIVE_CACHE_NO_SLOT) {
+            st->kind = HIVE_CACHE_ABSENT;
+            st->result = HIVE_RESULT_NOT_FOUND;
+            st->emit = b->out_keys != NULL;
+            st->emit_key = key;
+            st->emit_score = i; /* the missed key's index */
+            return;
+        }
+        st->kind = HIVE_CACHE_FOUND;
+        st->found = 1;
+        st->result = HIVE_RESULT_FOUND;
+        st->score = b->scores_out ? v->scores[s] : 0;
+        if (b->op == HIVE_CACHE_FIND && b->values_out) {
+            st->out_src = v->values + s * vb;
+            st->out_dst = (uint8_t *)b->values_out + i * vb;
+        }
+        return;
+    }
+
+    if (b->op == HIVE_CACHE_ERASE) {
+        uint64_t s = hive_cache_find_key(v, p, key, 0, &busy);
+        if (s == HIVE_CACHE_NO_SLOT) {
+            st->kind = busy ? HIVE_CACHE_BUSY : HIVE_CACHE_ABSENT;
+            st->result = HIVE_RESULT_NOT_FOUND;
+        } else if (hive_cas64(&v->keys[s], key, HIVE_CACHE_KEY_LOCKED) != key) {
+            st->kind = HIVE_CACHE_BUSY;
+        } else {
+            st->kind = HIVE_CACHE_FOUND;
+            st->locked = 1;
+            st->slot = s;
+            st->key = HIVE_CACHE_KEY_ERASED;
+            st->found = 1;
+            st->result = HIVE_RESULT_ERASED;
+        }
+        return;
+    }
+
+    /* Writers that take a value and/or a score. */
+    uint64_t inc = b->scores_in ? b->scores_in[i] : 0;
+    int may_insert = b->op == HIVE_CACHE_UPSERT || b->op == HIVE_CACHE_FIND_OR_INSERT ||
+                     (b->op == HIVE_CACHE_ACCUM && !b->flags[i]);
+    hive_cache_claim c =
+        hive_cache_claim_key(v, p, key, may_insert, hive_cache_admission(b->policy, inc, clock, v->epoch));
+    st->kind = c.kind;
+    st->slot = c.slot;
+    if (c.kind == HIVE_CACHE_BUSY)
+        return;
+    if (c.kind == HIVE_CACHE_ABSENT) {
+        st->result = b->op == HIVE_CACHE_ACCUM ? HIVE_RESULT_NONE : HIVE_RESULT_NOT_FOUND;
+        return;
+    }
+    if (c.kind == HIVE_CACHE_REFUSED) {
+        st->result = HIVE_RESULT_REFUSED;
+        if (b->out_keys) { /* insert_and_evict: the refused key goes out with its input */
+            st->emit = 1;
+            st->emit_key = key;
+            st->emit_score = hive_cache_score(b->policy, 0, 0, inc, clock, v->epoch);
+            st->out_src = hive_cache_value_in(b, vb, i);
+        }
+        return;
+    }
+
+    st->locked = 1;
+    uint8_t *slot_value = v->values + c.slot * vb;
+    int existed = c.kind == HIVE_CACHE_FOUND;
+    st->score = hive_cache_score(b->policy, existed, c.old_score, inc, clock, v->epoch);
+    st->found = (uint8_t)existed;
+    if (c.kind == HIVE_CACHE_EVICT && b->out_keys) {
+        st->emit = 1;
+        st->emit_key = c.old_key;
+        st->emit_score = c.old_score;
+        st->out_src = slot_value;
+    }
+    if (!existed) {
+        st->result = c.kind == HIVE_CACHE_EVICT ? HIVE_RESULT_EVICTED : HIVE_RESULT_INSERTED;
+        st->in_src = hive_cache_value_in(b, vb, i);
+        st->in_dst = slot_value;
+        return;
+    }
+    st->result = HIVE_RESULT_UPDATED;
+    switch (b->op) {
+    case HIVE_CACHE_FIND_OR_INSERT:
+        st->result = HIVE_RESULT_FOUND;
+        st->out_src = slot_value;
+        st->out_dst = (uint8_t *)b->values_out + i * vb;
+        break;
+    case HIVE_CACHE_ASSIGN_VALUES:
+        st->score = c.old_score;
+        /* fall through */
+    case HIVE_CACHE_UPSERT:
+    case HIVE_CACHE_ASSIGN:
+        st->in_src = hive_cache_value_in(b, vb, i);
+        st->in_dst = slot_value;
+        break;
+    case HIVE_CACHE_ASSIGN_SCORES:
+        st->score = inc;
+        break;
+    case HIVE_CACHE_ACCUM:
+        if (b->flags[i]) {
+            st->in_src = hive_cache_value_in(b, vb, i);
+            st->in_dst = slot_value;
+            st->accumulate = 1;
+        } else { /* present, flag 0: nothing changes */
+            st->score = c.old_score;
+            st->result = HIVE_RESULT_NONE;
+        }
+        break;
+    default:
+        break;
+    }
+}
+
+/* Finishes element i after its copies: lets its slot go and writes its
+ * per-key outputs. */
+HIVE_PROTO void hive_cache_end(hive_cache_view *v, const hive_cache_batch *b, uint64_t i,
+                               const hive_cache_step *st)
+{
+    if (st->locked) {
+        if (st->key == HIVE_CACHE_KEY_ERASED)
+            hive_cache_release_free(v, st->slot);
+        else
+            hive_cache_publish(v, st->slot, st->key, st->score);
+    }
+    if (b->found)
+        b->found[i] = st->found;
+    if (b->results)
+        b->results[i] = st->result;
+    if (b->scores_out && st->found && b->op != HIVE_CACHE_ERASE)
+        b->scores_out[i] = st->score;
+}
+
+/* erase_if on slot i: 1 erased, 0 not selected, -1 busy (run it again). */
+HIVE_PROTO int hive_cache_erase_slot_if(hive_cache_view *v, uint64_t i, const hive_cache_filter *f)
+{
+    uint64_t k = hive_load64(&v->keys[i]);
+    if (hive_k64_reserved(k))
+        return k == HIVE_CACHE_KEY_LOCKED ? -1 : 0;
+    if (!hive_cache_filter_match(f, k, hive_load64(&v->scores[i])))
+        return 0;
+    if (hive_cas64(&v->keys[i], k, HIVE_CACHE_KEY_LOCKED) != k)
+        return -1;
+    if (!hive_cache_filter_match(f, k, hive_load64(&v->scores[i]))) {
+        hive_cache_store64_release(&v->keys[i], k);
+        return 0;
+    }
+    hive_cache_release_free(v, i);
+    return 1;
+}
+
+#endif

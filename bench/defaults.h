@@ -37,6 +37,25 @@
 #define BENCH_STEPS_POINTS 10
 /* cpu-compare: hive's load factor (initial_capacity = N / 0.9). */
 #define BENCH_COMPARE_LF 0.9
+/* cache (HierarchicalKV's benchmark shape): fill an empty cache to each load
+ * with insert_or_assign; at 1.0, top up with new keys until size/capacity >=
+ * BENCH_CACHE_FULL (at most BENCH_CACHE_TOPUP x capacity keys in all). */
+#define BENCH_CACHE_NLF 3
+#define BENCH_CACHE_LFS {0.5, 0.75, 1.0}
+#define BENCH_CACHE_FULL 0.999
+#define BENCH_CACHE_TOPUP 4
+#define BENCH_CACHE_HIT 0.6 /* the hit mix: share of keys from the last batch (HKV: 0.6) */
+#define BENCH_CACHE_DUAL 1  /* 1: load 1.0 again with dual_bucket = 1 */
+#define BENCH_CACHE_BUCKET_SLOTS 0 /* hive_cache_config.bucket_slots: 0 = 32, or 64, 128 */
+#define BENCH_CACHE_MAX_DIMS 8
+/* cache-hitrate (WarpSpeed's cache test): cache sizes as fractions of the
+ * backing store's records; the Zipf constant; untimed warm-up accesses and
+ * timed accesses, as multiples of the records. */
+#define BENCH_HITRATE_NSIZES 9
+#define BENCH_HITRATE_SIZES {0.01, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7}
+#define BENCH_HITRATE_ZIPF 0.99
+#define BENCH_HITRATE_WARM 1.0
+#define BENCH_HITRATE_OPS 2.0
 /* Fraction of free GPU memory (cudaMemGetInfo) the scaling workload may plan for. */
 #define BENCH_GPU_MEM_USE 0.85
 /* Fraction of physical memory the CPU scaling workload may plan for. */
@@ -58,6 +77,11 @@ typedef struct bench_defaults {
     uint64_t steps_slots;
     uint64_t adversarial_buckets;
     uint64_t compare_keys;
+    uint64_t cache_slots;                   /* cache: capacity */
+    uint64_t cache_batch;                   /* cache, cache-hitrate: keys per call */
+    int cache_ndims;
+    uint32_t cache_dims[BENCH_CACHE_MAX_DIMS]; /* cache: floats per value */
+    uint64_t hitrate_records;               /* cache-hitrate: backing-store records */
 } bench_defaults;
 
 /* H100: tables well past the 50 MB L2 from 2^23 keys on (64 MB at KV32). */
@@ -71,7 +95,12 @@ static const bench_defaults BENCH_DEFAULTS_CUDA = {
                                        (80 GB: 2e9 slots at KV32 and at KV64) */
     1ull << 26,        /* steps */
     1000000ull,        /* adversarial: WarpSpeed's 1e6 buckets */
-    1ull << 22};
+    1ull << 22,
+    1ull << 26, 1ull << 20, 4, {1, 8, 32, 64}, /* cache: HKV's 64M slots, 1M-key batches
+                                                  (dim 64: 16 GiB of values) */
+    1ull << 22};       /* cache-hitrate: 2^22 records, 3 policies x 2 streams x 9 sizes: ~45 s on
+                          an H200 at 9732c47+wip, 40 of them the Zipf write-back's repeated keys
+                          (docs/bench.md); 2^24 once repeats are cheap */
 
 static const bench_defaults BENCH_DEFAULTS_CUDA_QUICK = {
     "cuda-quick", 22, 24, 1, {0.95, 0.0}, 22, 24,
@@ -82,7 +111,9 @@ static const bench_defaults BENCH_DEFAULTS_CUDA_QUICK = {
     10000000ull, 100000000ull,
     1ull << 22,
     1000000ull,
-    1ull << 22};
+    1ull << 22,
+    1ull << 22, 1ull << 18, 2, {1, 64},
+    1ull << 20};
 
 /* A 2-core machine: sizes a CPU backend finishes in minutes. */
 static const bench_defaults BENCH_DEFAULTS_CPU = {
@@ -94,7 +125,9 @@ static const bench_defaults BENCH_DEFAULTS_CPU = {
     10000000ull, 100000000ull,
     1ull << 22,
     1ull << 16,
-    1ull << 22};
+    1ull << 22,
+    1ull << 20, 1ull << 16, 4, {1, 8, 32, 64},
+    1ull << 20};
 
 static const bench_defaults BENCH_DEFAULTS_CPU_QUICK = {
     "cpu-quick", 18, 20, 1, {0.95, 0.0}, 18, 20,
@@ -105,6 +138,8 @@ static const bench_defaults BENCH_DEFAULTS_CPU_QUICK = {
     10000000ull, 10000000ull,
     1ull << 20,
     1ull << 14,
-    1ull << 21};
+    1ull << 21,
+    1ull << 16, 1ull << 12, 2, {1, 32},
+    1ull << 18};
 
 #endif

@@ -35,6 +35,8 @@ static const workload workloads[] = {
     {"steps", wl_steps, 1, "share of inserts per insert step, load 0.55..0.97"},
     {"adversarial", wl_adversarial, 1, "WarpSpeed's duplicate-key race test (PASS/FAIL)"},
     {"cpu-compare", wl_cpu_compare, 1, "CPU backend vs GLib GHashTable and ck_ht (CPU only)"},
+    {"cache", wl_cache, 1, "cache table, HKV's shape: fill to 0.5/0.75/1.0, find, evicting inserts"},
+    {"cache-hitrate", wl_cache_hitrate, 1, "cache before a backing store: hit rate, LRU/LFU, Zipf"},
 };
 #define NWORKLOADS (sizeof workloads / sizeof workloads[0])
 
@@ -86,10 +88,10 @@ static void usage(FILE *f, const char *backend)
             "\n"
             "workloads (default: quick):\n");
     for (size_t i = 0; i < NWORKLOADS; i++)
-        fprintf(f, "  %-12s %s\n", workloads[i].name, workloads[i].about);
+        fprintf(f, "  %-13s %s\n", workloads[i].name, workloads[i].about);
     fprintf(f,
-            "  %-12s every workload with the full default sizes\n"
-            "  %-12s every workload with small sizes (GPU < 2 min, 2-core CPU < 5 min)\n"
+            "  %-13s every workload with the full default sizes\n"
+            "  %-13s every workload with small sizes (GPU < 2 min, 2-core CPU < 5 min)\n"
             "\n",
             "all", "quick");
     bench_options_usage(f);
@@ -164,6 +166,9 @@ int main(int argc, char **argv)
     c.bucket_slots = o.bucket_slots;
     c.lanes_per_op = o.lanes_per_op;
     c.design = o.design;
+    c.ndims = o.ndims;
+    memcpy(c.dims, o.dims, sizeof c.dims);
+    c.batch = o.batch;
     c.out_dir = o.out_dir;
     const workload *list[BENCH_MAX_NAMES + 1];
     size_t nlist = 0;

@@ -487,7 +487,7 @@ HIVE_API hive_status hive_cache_accum_or_assign(hive_cache *cache, uint64_t n, c
 HIVE_API hive_status hive_cache_erase(hive_cache *cache, uint64_t n, const uint64_t *keys,
                                       uint8_t *results, hive_stream stream);
 
-/* Erases every entry `filter` selects; *erased (host, or NULL) says how many. */
+/* Erases every entry `filter` (required) selects; *erased (host, or NULL) says how many. */
 HIVE_API hive_status hive_cache_erase_if(hive_cache *cache, const hive_cache_filter *filter,
                                          uint64_t *erased, hive_stream stream);
 
@@ -517,7 +517,9 @@ HIVE_API hive_status hive_cache_set_epoch(hive_cache *cache, uint32_t epoch);
  * HIVE_ERROR_INVALID_ARGUMENT naming the short write).  load reads a saved
  * stream through `read` (returns bytes read, 0 at the end) and inserts each
  * entry with its saved score as given (eviction applies if the cache is
- * smaller than the saved one); *count (host, or NULL) says how many entries
+ * smaller than the saved one, and may apply to a few entries of an equal
+ * dual-bucket one, whose placement depends on the order of insertion);
+ * *count (host, or NULL) says how many entries
  * were read.  The _fd forms read and write a file descriptor. */
 typedef size_t (*hive_cache_write_fn)(void *context, const void *bytes, size_t size);
 typedef size_t (*hive_cache_read_fn)(void *context, void *bytes, size_t size);

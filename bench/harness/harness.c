@@ -317,9 +317,8 @@ static void *par_run(void *p)
     return NULL;
 }
 
-/* Runs fn over [0, n) split across the online cores; sums acc[4]. */
-static void par_for(uint64_t n, void (*fn)(void *, uint64_t, uint64_t, uint64_t *), void *arg,
-                    uint64_t acc[4])
+void bench_par_for(uint64_t n, void (*fn)(void *, uint64_t, uint64_t, uint64_t *), void *arg,
+                   uint64_t acc[4])
 {
     enum { MAXT = 64 };
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -404,7 +403,7 @@ void bench_gen_shuffle(bench_gen *g, uint64_t seed)
 
 /* zeta(n, theta) = sum_{i=1..n} i^-theta: exact up to 2^20 terms, the rest by
  * Euler-Maclaurin (integral + end corrections; error far below 1e-12). */
-static double zeta(uint64_t n, double theta)
+double bench_zeta(uint64_t n, double theta)
 {
     uint64_t head = n < (1u << 20) ? n : (1u << 20);
     double s = 0.0;
@@ -436,7 +435,7 @@ bench_gen bench_gen_zipf(bench_keys k, uint64_t n, uint64_t records, double thet
     g.zn = records;
     g.ztheta = theta;
     g.zalpha = 1.0 / (1.0 - theta);
-    g.zzetan = zeta(records, theta);
+    g.zzetan = bench_zeta(records, theta);
     double zeta2 = 1.0 + pow(0.5, theta);
     g.zeta = (1.0 - pow(2.0 / (double)records, 1.0 - theta)) / (1.0 - zeta2 / g.zzetan);
     g.zhalf = pow(0.5, theta);
@@ -466,7 +465,7 @@ int bench_fill(bench_ctx *c, const bench_gen *g, uint8_t *ops, void *keys, void 
     (void)c;
     fill_arg a = {g, ops, keys, values};
     uint64_t acc[4];
-    par_for(g->n, fill_range, &a, acc);
+    bench_par_for(g->n, fill_range, &a, acc);
     return 0;
 }
 
@@ -552,7 +551,7 @@ int64_t bench_check(bench_ctx *c, const bench_gen *g, const uint8_t *results,
 #endif
     {
         check_arg a = {g, results, found, values, 0};
-        par_for(g->n, check_range, &a, bad);
+        bench_par_for(g->n, check_range, &a, bad);
     }
     if (bad[0] == 0)
         return 0;

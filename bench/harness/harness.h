@@ -57,6 +57,9 @@ typedef struct bench_ctx {
     uint32_t bucket_slots;     /* --geometry S x T: slots per bucket and lanes per key, */
     uint32_t lanes_per_op;     /* 0 = the backend's default (hive_config) */
     hive_design design;        /* --design */
+    uint32_t dims[BENCH_CACHE_MAX_DIMS]; /* --dim (cache); ndims 0: the defaults' */
+    int ndims;
+    uint64_t batch;            /* --batch (cache, cache-hitrate); 0: the defaults' */
     int quick;
     const bench_defaults *def;
     const char *out_dir;
@@ -137,6 +140,11 @@ int bench_to_table_memory(bench_ctx *c, void *p, const void *host, size_t bytes)
 /* Free table memory now (GPU: cudaMemGetInfo; CPU: a share of physical memory). */
 uint64_t bench_free_memory(bench_ctx *c);
 
+/* Runs fn(arg, lo, hi, acc) over [0, n) split across the online cores (one
+ * thread below 65,536 elements); acc[4] is each part's tally, summed. */
+void bench_par_for(uint64_t n, void (*fn)(void *arg, uint64_t lo, uint64_t hi, uint64_t *acc),
+                   void *arg, uint64_t acc[4]);
+
 /* ---------------------------------------------------------------- generation */
 
 bench_keys bench_keys_for(const bench_ctx *c, uint64_t seed);
@@ -152,6 +160,9 @@ void bench_gen_shuffle(bench_gen *g, uint64_t seed);
  * FIND, the rest UPSERT with tag 1. */
 bench_gen bench_gen_zipf(bench_keys k, uint64_t n, uint64_t records, double theta,
                          double read_fraction, uint64_t seed);
+/* zeta(n, theta) = sum_{i=1..n} i^-theta (exact to 2^20 terms, then
+ * Euler-Maclaurin). */
+double bench_zeta(uint64_t n, double theta);
 /* Fills the arrays (each may be NULL) in table memory. */
 int bench_fill(bench_ctx *c, const bench_gen *g, uint8_t *ops, void *keys, void *values);
 

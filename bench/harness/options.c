@@ -21,6 +21,8 @@ enum {
     OPT_THREADS,
     OPT_GEOMETRY,
     OPT_DESIGN,
+    OPT_DIM,
+    OPT_BATCH,
     OPT_QUICK,
     OPT_OUT,
     OPT_VERSION,
@@ -36,6 +38,8 @@ static const struct option long_options[] = {
     {"threads", required_argument, NULL, OPT_THREADS},
     {"geometry", required_argument, NULL, OPT_GEOMETRY},
     {"design", required_argument, NULL, OPT_DESIGN},
+    {"dim", required_argument, NULL, OPT_DIM},
+    {"batch", required_argument, NULL, OPT_BATCH},
     {"quick", no_argument, NULL, OPT_QUICK},
     {"out", required_argument, NULL, OPT_OUT},
     {"help", no_argument, NULL, 'h'},
@@ -60,6 +64,9 @@ void bench_options_usage(FILE *f)
             "                           32x32, the Hive paper's warp per bucket (default: the\n"
             "                           backend's own)\n"
             "  --design hive|double     the table design (hive_config.design, default hive)\n"
+            "  --dim D[,D...]           cache: floats per value, one point each (default: the\n"
+            "                           sizes below)\n"
+            "  --batch N                cache, cache-hitrate: keys per call (default: below)\n"
             "  --quick                  quick sizes for the named workloads\n"
             "  --out DIR                results folder (default %s)\n"
             "  -h, --help               this text\n"
@@ -123,6 +130,14 @@ static void fmt_size(char *out, size_t size, const bench_defaults *d, const char
         fmt_count(out, size, d->steps_slots);
     } else if (strcmp(workload, "adversarial") == 0) {
         fmt_count(out, size, d->adversarial_buckets);
+    } else if (strcmp(workload, "cache") == 0) {
+        int len = snprintf(out, size, "%s, batch %s, dim", fmt_count(a, sizeof a, d->cache_slots),
+                           fmt_count(b, sizeof b, d->cache_batch));
+        for (int i = 0; i < d->cache_ndims && len > 0 && (size_t)len < size; i++)
+            len += snprintf(out + len, size - (size_t)len, "%s%u", i ? "," : " ", d->cache_dims[i]);
+    } else if (strcmp(workload, "cache-hitrate") == 0) {
+        snprintf(out, size, "%s, batch %s", fmt_count(a, sizeof a, d->hitrate_records),
+                 fmt_count(b, sizeof b, d->cache_batch));
     } else {
         fmt_count(out, size, d->compare_keys);
     }
@@ -137,24 +152,24 @@ void bench_defaults_usage(FILE *f, const bench_defaults *full, const bench_defau
         {"balanced", "keys"},   {"mixed", "ops"},        {"loadsweep", "slots"},
         {"aging", "slots"},     {"ycsb", "records"},     {"resize", "keys"},
         {"scaling", "max slots"}, {"steps", "slots"},    {"adversarial", "buckets"},
-        {"cpu-compare", "keys"},
+        {"cpu-compare", "keys"}, {"cache", "slots"},     {"cache-hitrate", "records"},
     };
-    fprintf(f, "  %-12s %-10s %-34s %s\n", "workload", "--n sets", "all, named workloads",
+    fprintf(f, "  %-13s %-10s %-34s %s\n", "workload", "--n sets", "all, named workloads",
             "quick, --quick");
     if (gpu)
-        fprintf(f, "  %-12s %-10s %s\n", "limits", "-", "a buffer of max(1 GiB, 8 x L2)");
+        fprintf(f, "  %-13s %-10s %s\n", "limits", "-", "a buffer of max(1 GiB, 8 x L2)");
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         char a[64], b[64];
         if (gpu && strcmp(rows[i].workload, "cpu-compare") == 0) {
-            fprintf(f, "  %-12s %-10s %s\n", rows[i].workload, rows[i].unit, "(CPU backend only)");
+            fprintf(f, "  %-13s %-10s %s\n", rows[i].workload, rows[i].unit, "(CPU backend only)");
             continue;
         }
         fmt_size(a, sizeof a, full, rows[i].workload);
         fmt_size(b, sizeof b, quick, rows[i].workload);
-        fprintf(f, "  %-12s %-10s %-34s %s\n", rows[i].workload, rows[i].unit, a, b);
+        fprintf(f, "  %-13s %-10s %-34s %s\n", rows[i].workload, rows[i].unit, a, b);
     }
     if (!gpu)
-        fprintf(f, "  %-12s %-10s %s\n", "limits", "-", "(GPU only)");
+        fprintf(f, "  %-13s %-10s %s\n", "limits", "-", "(GPU only)");
 }
 
 /* 12345, 1e8, 2^26, 4M, 1G (binary suffixes K/M/G = 2^10/2^20/2^30). */
@@ -211,6 +226,30 @@ static int parse_geometry(const char *s, uint32_t *slots, uint32_t *lanes)
     return 0;
 }
 
+/* "1,8,32,64": up to BENCH_CACHE_MAX_DIMS widths, each 1 .. 65536. */
+static int parse_dims(const char *s, uint32_t *dims, int *ndims)
+{
+    int n = 0;
+    const char *p = s;
+    for (;;) {
+        char *end = NULL;
+        errno = 0;
+        if (*p < '0' || *p > '9')
+            return -1;
+        unsigned long v = strtoul(p, &end, 10);
+        if (end == p || errno != 0 || v < 1 || v > 65536 || n == BENCH_CACHE_MAX_DIMS)
+            return -1;
+        dims[n++] = (uint32_t)v;
+        if (*end == '\0')
+            break;
+        if (*end != ',')
+            return -1;
+        p = end + 1;
+    }
+    *ndims = n;
+    return 0;
+}
+
 /* One option's value; 0, or 2 after printing why. */
 static int take(bench_options *o, int opt, const char *name, const char *v)
 {
@@ -250,6 +289,13 @@ static int take(bench_options *o, int opt, const char *name, const char *v)
             return 2;
         }
         return 0;
+    case OPT_DIM:
+        if (parse_dims(v, o->dims, &o->ndims) != 0) {
+            fprintf(stderr, "hive-bench: --dim takes up to %d widths 1..65536 separated by "
+                            "commas, e.g. 1,8,32,64 (got '%s')\n", BENCH_CACHE_MAX_DIMS, v);
+            return 2;
+        }
+        return 0;
     case OPT_GEOMETRY:
         if (parse_geometry(v, &o->bucket_slots, &o->lanes_per_op) != 0) {
             fprintf(stderr, "hive-bench: --geometry takes SxT: S slots per bucket and "
@@ -274,6 +320,13 @@ static int take(bench_options *o, int opt, const char *name, const char *v)
         break;
     case OPT_SEED:
         o->seed = num;
+        break;
+    case OPT_BATCH:
+        if (num < 1 || num > (1ull << 32)) {
+            fprintf(stderr, "hive-bench: --batch takes 1..2^32\n");
+            return 2;
+        }
+        o->batch = num;
         break;
     case OPT_RUNS:
         if (num < 1 || num > BENCH_MAX_RUNS) {

@@ -24,6 +24,9 @@ typedef struct bench_options {
     uint32_t bucket_slots;     /* --geometry SxT; 0 0: the backend's own */
     uint32_t lanes_per_op;
     hive_design design;        /* --design; HIVE_DESIGN_HIVE by default */
+    uint32_t dims[BENCH_CACHE_MAX_DIMS]; /* --dim: cache value widths; ndims 0 = defaults' */
+    int ndims;
+    uint64_t batch;            /* --batch: cache keys per call; 0 = defaults' */
     int quick;                 /* --quick */
     int help, version;
     const char *out_dir;

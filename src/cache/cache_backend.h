@@ -5,6 +5,7 @@
 #ifndef HIVE_CACHE_BACKEND_H
 #define HIVE_CACHE_BACKEND_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "cache_view.h"
@@ -41,6 +42,13 @@ typedef struct hive_cache_backend_ops {
     hive_status (*check_pointer)(const void *impl, const void *p, const char *call, const char *what);
     /* Memory the table holds (values, keys, scores, digests, locks). */
     uint64_t (*bytes_held)(const void *impl);
+    /* Buffers for save and load (cache_io.c): `bytes` that this backend's
+     * calls take as table memory and that the host reads and writes directly
+     * once a call has returned (host memory on the CPU; on CUDA, mapped
+     * pinned host memory or managed memory), 64-byte aligned; NULL when they
+     * cannot be had.  free_io(NULL) does nothing. */
+    void *(*alloc_io)(const void *impl, size_t bytes);
+    void (*free_io)(const void *impl, void *p);
 } hive_cache_backend_ops;
 
 extern const hive_cache_backend_ops hive_cache_cpu_backend;

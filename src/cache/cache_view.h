@@ -60,8 +60,9 @@ typedef struct hive_cache_place {
 
 /* The key's 64-bit mix (core's fmix64 fold) gives the digest from bits
  * 56..63, the first bucket from bits 0..31 and the second from bits 24..55,
- * each by multiply-shift (whose result follows the top bits of its input,
- * so the three come from disjoint bits). */
+ * each by multiply-shift, whose result follows the top bits of its input:
+ * the first bucket mostly bits 24..31, the second mostly 48..55, so that the
+ * three are about independent. */
 HIVE_HD hive_cache_place hive_cache_place_of(uint64_t key, uint64_t buckets, uint32_t dual)
 {
     uint64_t h = hive_fold64(key);

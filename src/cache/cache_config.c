@@ -1,0 +1,93 @@
+/* cache_config.c — a caller's hive_cache_config made into a cache's: checked,
+ * every default resolved (bucket slots, threads, capacity in whole buckets),
+ * and the backend picked.  The one place the cache's defaults live: backends
+ * get the resolved config and may only reject it. */
+#include <unistd.h>
+
+#include "backend.h" /* hive_cuda_device_usable */
+#include "base/check.h"
+#include "cache/cache_table.h"
+
+/* A value of more than 1 MiB is surely a mistake (and would make one
+ * bucket's values alone 128 MiB). */
+#define MAX_VALUE_BYTES (1u << 20)
+#define MAX_THREADS 4096u
+/* Slots per bucket when the config leaves it at 0: a bucket's digests are
+ * then one 32-byte sector, so that a miss reads one sector (hive.h). */
+#define DEFAULT_BUCKET_SLOTS 32u
+
+static hive_status check_config(const hive_cache_config *c)
+{
+    static const char call[] = "hive_cache_create";
+    HIVE_CHECK_ARG(c != NULL, call, "config is NULL");
+    HIVE_CHECK_ARG(c->struct_size == sizeof(hive_cache_config), call,
+                   "config.struct_size is %u, expected %u: start from HIVE_CACHE_CONFIG_INIT",
+                   c->struct_size, (unsigned)sizeof(hive_cache_config));
+    HIVE_CHECK_ARG(c->version == HIVE_CACHE_CONFIG_VERSION, call,
+                   "config.version is %u, this library takes %u", c->version,
+                   HIVE_CACHE_CONFIG_VERSION);
+    HIVE_CHECK_ARG(c->backend == HIVE_BACKEND_AUTO || c->backend == HIVE_BACKEND_CUDA ||
+                       c->backend == HIVE_BACKEND_CPU,
+                   call, "config.backend %d is not a hive_backend", (int)c->backend);
+    HIVE_CHECK_ARG(c->device >= 0, call, "config.device %d is negative", c->device);
+    HIVE_CHECK_ARG(c->dim >= 1, call, "config.dim is 0");
+    uint32_t elem = hive_value_type_size(c->value_type);
+    HIVE_CHECK_ARG(elem != 0, call, "config.value_type %d is not a hive_value_type",
+                   (int)c->value_type);
+    HIVE_CHECK_ARG((uint64_t)c->dim * elem <= MAX_VALUE_BYTES, call,
+                   "config.dim %u makes values of %llu bytes, over 2^20", c->dim,
+                   (unsigned long long)c->dim * elem);
+    HIVE_CHECK_ARG((unsigned)c->policy <= HIVE_SCORE_CUSTOM, call,
+                   "config.policy %d is not a hive_score_policy", (int)c->policy);
+    HIVE_CHECK_ARG(c->bucket_slots == 0 || c->bucket_slots == 32 || c->bucket_slots == 64 ||
+                       c->bucket_slots == 128,
+                   call, "config.bucket_slots %u is not 0, 32, 64 or 128", c->bucket_slots);
+    HIVE_CHECK_ARG(c->dual_bucket <= 1, call, "config.dual_bucket %u is not 0 or 1",
+                   c->dual_bucket);
+    HIVE_CHECK_ARG(c->threads <= MAX_THREADS, call, "config.threads %u is over %u", c->threads,
+                   MAX_THREADS);
+    uint32_t slots = c->bucket_slots ? c->bucket_slots : DEFAULT_BUCKET_SLOTS;
+    HIVE_CHECK_ARG(c->capacity >= 1 && c->capacity <= HIVE_CACHE_MAX_BUCKETS * slots, call,
+                   "config.capacity %llu is outside 1..2^32 buckets of %u slots",
+                   (unsigned long long)c->capacity, slots);
+    return HIVE_SUCCESS;
+}
+
+/* AUTO becomes CUDA where a GPU is usable, else CPU; NULL for CUDA in a
+ * build without it (as the dictionary's config.c). */
+static const hive_cache_backend_ops *pick_backend(hive_cache_config *c)
+{
+#ifdef HIVE_WITH_CUDA
+    if (c->backend == HIVE_BACKEND_AUTO)
+        c->backend = hive_cuda_device_usable(c->device) ? HIVE_BACKEND_CUDA : HIVE_BACKEND_CPU;
+    if (c->backend == HIVE_BACKEND_CUDA)
+        return &hive_cache_cuda_backend;
+#else
+    if (c->backend == HIVE_BACKEND_AUTO)
+        c->backend = HIVE_BACKEND_CPU;
+    if (c->backend == HIVE_BACKEND_CUDA)
+        return NULL;
+#endif
+    return &hive_cache_cpu_backend;
+}
+
+hive_status hive_cache_config_resolve(const hive_cache_config *config, hive_cache_config *resolved,
+                                      uint64_t *buckets, const hive_cache_backend_ops **ops)
+{
+    HIVE_TRY(check_config(config));
+    hive_cache_config c = *config;
+    if (c.threads == 0) {
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        c.threads = cores > 0 ? (uint32_t)cores : 1u;
+    }
+    if (c.bucket_slots == 0)
+        c.bucket_slots = DEFAULT_BUCKET_SLOTS;
+    *ops = pick_backend(&c);
+    if (*ops == NULL)
+        return hive_fail(HIVE_ERROR_UNSUPPORTED, "hive_cache_create",
+                         "this build of hive has no CUDA backend (built with HIVE_WITH_CUDA=OFF)");
+    *buckets = c.capacity / c.bucket_slots + (c.capacity % c.bucket_slots != 0);
+    c.capacity = *buckets * c.bucket_slots;
+    *resolved = c;
+    return HIVE_SUCCESS;
+}

@@ -1,0 +1,609 @@
+/* cuda_cache.cu — the cache table's CUDA backend (hive_cache_cuda_backend,
+ * cache_backend.h): device memory of the table (cache_view.h's parallel
+ * arrays), the launchers of cuda_cache_kernels.cuh on the caller's stream,
+ * the per-call outcome counters, and the memory-space check of caller
+ * pointers.  Every call is synchronous: it waits for its stream before it
+ * returns. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/alloc.h"
+#include "cache/cache_backend.h"
+#include "cuda_check.h"
+#include "cuda_cache_kernels.cuh"
+#include "cuda_table.h"
+
+/* Counter blocks, one per call in flight (calls may come from several host
+ * threads at once on one table). */
+#define HIVE_CACHE_COUNTER_BLOCKS 64
+static_assert(HIVE_CACHE_COUNTER_BLOCKS <= 64, "counter_busy has a bit per block");
+
+/* The kernels, in the order of cache_kernels[] (their blocks per SM are
+ * taken at create, which also loads them). */
+enum {
+    K_FIND,
+    K_CONTAINS,
+    K_UPSERT,
+    K_FIND_OR_INSERT,
+    K_ASSIGN,
+    K_ASSIGN_VALUES,
+    K_ASSIGN_SCORES,
+    K_ACCUM,
+    K_ERASE,
+    K_ERASE_IF,
+    K_EXPORT,
+    K_COUNT,
+    K_KERNELS
+};
+
+/* The most blocks per SM a batch kernel's grid gets, where fewer than the
+ * registers allow would finish their random accesses sooner.  No cap by
+ * default: on an H200 (2^26 slots, dim 1) caps of 6 (readers) and 2 or 3
+ * (writers) were no faster, nor were 5 or 6 writer blocks (spilling). */
+#ifndef HIVE_CACHE_READ_BLOCKS_PER_SM
+#define HIVE_CACHE_READ_BLOCKS_PER_SM 64
+#endif
+#ifndef HIVE_CACHE_WRITE_BLOCKS_PER_SM
+#define HIVE_CACHE_WRITE_BLOCKS_PER_SM 64
+#endif
+
+typedef void (*hive_cache_batch_kernel)(hive_cache_view, hive_cache_batch, hive_cache_copy, uint64_t *);
+
+static const void *const cache_kernels[K_KERNELS] = {
+    (const void *)hive_cache_find_kernel,          (const void *)hive_cache_contains_kernel,
+    (const void *)hive_cache_upsert_kernel,        (const void *)hive_cache_find_or_insert_kernel,
+    (const void *)hive_cache_assign_kernel,        (const void *)hive_cache_assign_values_kernel,
+    (const void *)hive_cache_assign_scores_kernel, (const void *)hive_cache_accum_kernel,
+    (const void *)hive_cache_erase_kernel,         (const void *)hive_cache_erase_if_kernel,
+    (const void *)hive_cache_export_kernel,        (const void *)hive_cache_count_kernel};
+
+/* The batch kernel of each hive_cache_op. */
+static hive_cache_batch_kernel batch_kernel(int op, int *index)
+{
+    switch (op) {
+    case HIVE_CACHE_FIND:
+        return *index = K_FIND, hive_cache_find_kernel;
+    case HIVE_CACHE_CONTAINS:
+        return *index = K_CONTAINS, hive_cache_contains_kernel;
+    case HIVE_CACHE_UPSERT:
+        return *index = K_UPSERT, hive_cache_upsert_kernel;
+    case HIVE_CACHE_FIND_OR_INSERT:
+        return *index = K_FIND_OR_INSERT, hive_cache_find_or_insert_kernel;
+    case HIVE_CACHE_ASSIGN:
+        return *index = K_ASSIGN, hive_cache_assign_kernel;
+    case HIVE_CACHE_ASSIGN_VALUES:
+        return *index = K_ASSIGN_VALUES, hive_cache_assign_values_kernel;
+    case HIVE_CACHE_ASSIGN_SCORES:
+        return *index = K_ASSIGN_SCORES, hive_cache_assign_scores_kernel;
+    case HIVE_CACHE_ACCUM:
+        return *index = K_ACCUM, hive_cache_accum_kernel;
+    case HIVE_CACHE_ERASE:
+        return *index = K_ERASE, hive_cache_erase_kernel;
+    default:
+        return NULL;
+    }
+}
+
+typedef struct hive_cache_cuda {
+    int device;
+    int sm_count;
+    hive_cache_view view; /* device pointers; epoch set per call */
+    int per_sm[K_KERNELS]; /* resident blocks per SM of each kernel */
+    uint64_t *counters;      /* device: HIVE_CACHE_COUNTER_BLOCKS blocks of HIVE_CACHE_CTR_BLOCK */
+    uint64_t *host_counters; /* pinned host, as many */
+    uint64_t counter_busy;   /* bit i: block i in use (host atomics) */
+} hive_cache_cuda;
+
+/* ---------------------------------------------------------------- device scope */
+
+/* Runs the rest of a backend entry on the table's device and puts the
+ * caller's current device back afterwards (as cuda_table.cu). */
+typedef struct cache_scope {
+    int previous;
+} cache_scope;
+
+static hive_status enter_device(int device, cache_scope *scope, const char *call)
+{
+    HIVE_CUDA_TRY(cudaGetDevice(&scope->previous), call);
+    if (scope->previous != device)
+        HIVE_CUDA_TRY(cudaSetDevice(device), call);
+    return HIVE_SUCCESS;
+}
+
+static void leave_device(int device, const cache_scope *scope)
+{
+    if (scope->previous != device)
+        cudaSetDevice(scope->previous);
+}
+
+#define RETURN_ON_DEVICE(c, call, expr)                          \
+    do {                                                         \
+        cache_scope scope_;                                      \
+        HIVE_TRY(enter_device((c)->device, &scope_, (call)));    \
+        hive_status status_ = (expr);                            \
+        leave_device((c)->device, &scope_);                      \
+        return status_;                                          \
+    } while (0)
+
+/* ---------------------------------------------------------------- memory */
+
+static hive_status device_alloc(void **p, size_t bytes, const char *call, const char *what)
+{
+    *p = NULL;
+    if (bytes == 0)
+        return HIVE_SUCCESS;
+    if (hive_alloc_should_fail())
+        return hive_fail(HIVE_ERROR_OUT_OF_MEMORY, call, "%s: injected allocation failure", what);
+    cudaError_t e = cudaMalloc(p, bytes);
+    if (e != cudaSuccess) {
+        *p = NULL;
+        cudaGetLastError();
+        return hive_fail(e == cudaErrorMemoryAllocation ? HIVE_ERROR_OUT_OF_MEMORY : HIVE_ERROR_CUDA, call,
+                         "cudaMalloc(%s, %zu bytes): %s", what, bytes, cudaGetErrorString(e));
+    }
+    return HIVE_SUCCESS;
+}
+
+static uint64_t table_slots(const hive_cache_cuda *c) { return c->view.buckets * c->view.slots; }
+
+static uint64_t lock_bytes(const hive_cache_cuda *c) { return (c->view.buckets + 31) / 32 * sizeof(uint32_t); }
+
+static uint64_t bytes_held(const hive_cache_cuda *c)
+{
+    uint64_t n = table_slots(c);
+    return n * (1 + 2 * sizeof(uint64_t) + c->view.value_bytes) + lock_bytes(c) +
+           HIVE_CACHE_COUNTER_BLOCKS * HIVE_CACHE_CTR_BLOCK * sizeof(uint64_t);
+}
+
+/* Every slot free: digests 0, keys EMPTY, scores 0, values 0, locks clear.
+ * Queued on s. */
+static hive_status clear_arrays(const hive_cache_cuda *c, cudaStream_t s, const char *call)
+{
+    uint64_t n = table_slots(c);
+    HIVE_CUDA_TRY(cudaMemsetAsync(c->view.digests, 0, n, s), call);
+    HIVE_CUDA_TRY(cudaMemsetAsync(c->view.keys, 0xFF, n * sizeof(uint64_t), s), call);
+    HIVE_CUDA_TRY(cudaMemsetAsync(c->view.scores, 0, n * sizeof(uint64_t), s), call);
+    HIVE_CUDA_TRY(cudaMemsetAsync(c->view.values, 0, n * c->view.value_bytes, s), call);
+    HIVE_CUDA_TRY(cudaMemsetAsync(c->view.locks, 0, lock_bytes(c), s), call);
+    return HIVE_SUCCESS;
+}
+
+static void free_cache(hive_cache_cuda *c)
+{
+    cudaFree(c->view.digests);
+    cudaFree(c->view.keys);
+    cudaFree(c->view.scores);
+    cudaFree(c->view.values);
+    cudaFree(c->view.locks);
+    cudaFree(c->counters);
+    cudaFreeHost(c->host_counters);
+    hive_host_free(c);
+}
+
+/* ---------------------------------------------------------------- create, destroy */
+
+static hive_status cache_create(const hive_cache_config *config, uint64_t buckets, void **impl)
+{
+    static const char call[] = "hive_cache_create (CUDA)";
+    int count = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess || count == 0) {
+        cudaGetLastError();
+        return hive_fail(HIVE_ERROR_NO_DEVICE, call, "no usable CUDA device (%s)",
+                         e != cudaSuccess ? cudaGetErrorString(e) : "0 devices");
+    }
+    if (config->device < 0 || config->device >= count)
+        return hive_fail(HIVE_ERROR_NO_DEVICE, call, "config.device %d, but only %d CUDA devices",
+                         config->device, count);
+    uint32_t value_bytes = config->dim * hive_value_type_size(config->value_type);
+    if (buckets == 0 || buckets > HIVE_CACHE_MAX_BUCKETS || value_bytes == 0)
+        return hive_fail(HIVE_ERROR_INTERNAL, call, "%llu buckets of %u-byte values: not a resolved config",
+                         (unsigned long long)buckets, value_bytes);
+
+    cache_scope scope;
+    HIVE_TRY(enter_device(config->device, &scope, call));
+    hive_status st = HIVE_SUCCESS;
+    hive_cache_cuda *c = NULL;
+    cudaStream_t s = NULL;
+    cudaDeviceProp prop;
+    HIVE_TRY_GOTO(hive_cuda_status(cudaGetDeviceProperties(&prop, config->device), call,
+                                   "cudaGetDeviceProperties"),
+                  st, out);
+    if (prop.major < 9) {
+        st = hive_fail(HIVE_ERROR_UNSUPPORTED, call,
+                       "device %d is compute capability %d.%d; this build of hive runs on 9.0 "
+                       "(Hopper) and newer",
+                       config->device, prop.major, prop.minor);
+        goto out;
+    }
+    c = (hive_cache_cuda *)hive_host_calloc(1, sizeof *c);
+    if (c == NULL) {
+        st = hive_fail(HIVE_ERROR_OUT_OF_MEMORY, call, "no host memory for the table state");
+        goto out;
+    }
+    c->device = config->device;
+    c->sm_count = prop.multiProcessorCount;
+    c->view.buckets = buckets;
+    c->view.slots = config->bucket_slots ? config->bucket_slots : HIVE_CACHE_GROUP;
+    c->view.value_bytes = value_bytes;
+    c->view.dual = config->dual_bucket ? 1u : 0u;
+    c->view.epoch = 0;
+    {
+        uint64_t n = buckets * c->view.slots;
+        /* cudaMalloc's 256-byte alignment keeps each bucket's digests whole
+         * sectors (32-byte loads) and pairs of scores 16-byte aligned. */
+        HIVE_TRY_GOTO(device_alloc((void **)&c->view.digests, n, call, "digests"), st, fail);
+        HIVE_TRY_GOTO(device_alloc((void **)&c->view.keys, n * sizeof(uint64_t), call, "keys"), st, fail);
+        HIVE_TRY_GOTO(device_alloc((void **)&c->view.scores, n * sizeof(uint64_t), call, "scores"), st, fail);
+        HIVE_TRY_GOTO(device_alloc((void **)&c->view.values, n * value_bytes, call, "values"), st, fail);
+        HIVE_TRY_GOTO(device_alloc((void **)&c->view.locks, lock_bytes(c), call, "bucket locks"), st, fail);
+    }
+    HIVE_TRY_GOTO(device_alloc((void **)&c->counters,
+                               HIVE_CACHE_COUNTER_BLOCKS * HIVE_CACHE_CTR_BLOCK * sizeof(uint64_t), call,
+                               "counters"),
+                  st, fail);
+    if (hive_alloc_should_fail()) {
+        st = hive_fail(HIVE_ERROR_OUT_OF_MEMORY, call, "host counters: injected allocation failure");
+        goto fail;
+    }
+    HIVE_TRY_GOTO(hive_cuda_status(cudaMallocHost((void **)&c->host_counters,
+                                                  HIVE_CACHE_COUNTER_BLOCKS * HIVE_CACHE_CTR_BLOCK *
+                                                      sizeof(uint64_t)),
+                                   call, "cudaMallocHost(counters)"),
+                  st, fail);
+    /* Loads every kernel now (CUDA loads lazily, at a first launch: the
+     * first call would pay it) and takes its blocks per SM for the grids. */
+    for (int k = 0; k < K_KERNELS; k++) {
+        HIVE_TRY_GOTO(hive_cuda_status(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                           &c->per_sm[k], cache_kernels[k], HIVE_CACHE_THREADS, 0),
+                                       call, "loading the cache kernels (cudaOccupancyMaxActiveBlocksPerMultiprocessor)"),
+                      st, fail);
+        int most = k == K_FIND || k == K_CONTAINS  ? HIVE_CACHE_READ_BLOCKS_PER_SM
+                   : k >= K_UPSERT && k <= K_ERASE ? HIVE_CACHE_WRITE_BLOCKS_PER_SM
+                                                   : 64;
+        if (c->per_sm[k] > most)
+            c->per_sm[k] = most;
+        if (c->per_sm[k] < 1)
+            c->per_sm[k] = 1;
+    }
+    HIVE_TRY_GOTO(hive_cuda_status(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), call,
+                                   "cudaStreamCreateWithFlags"),
+                  st, fail);
+    st = clear_arrays(c, s, call);
+    if (st == HIVE_SUCCESS)
+        st = hive_cuda_status(cudaStreamSynchronize(s), call, "cudaStreamSynchronize");
+    if (st != HIVE_SUCCESS) {
+        if (cudaStreamSynchronize(s) != cudaSuccess) /* clearings queued before the failure */
+            cudaGetLastError();
+        goto fail;
+    }
+    cudaStreamDestroy(s);
+    *impl = c;
+    goto out;
+fail:
+    if (s != NULL)
+        cudaStreamDestroy(s);
+    free_cache(c);
+out:
+    leave_device(config->device, &scope);
+    return st;
+}
+
+static void cache_destroy(void *impl)
+{
+    hive_cache_cuda *c = (hive_cache_cuda *)impl;
+    cache_scope scope;
+    if (enter_device(c->device, &scope, "hive_cache_destroy (CUDA)") != HIVE_SUCCESS)
+        return;
+    /* Every call waited for its stream before it returned: nothing of the
+     * table still runs. */
+    free_cache(c);
+    leave_device(c->device, &scope);
+}
+
+/* ---------------------------------------------------------------- launching */
+
+/* Blocks for `items` items of a thread each (or a lane each): enough to
+ * fill the GPU once, the loops stride over the rest. */
+static unsigned grid_for(const hive_cache_cuda *c, int kernel, uint64_t items)
+{
+    uint64_t blocks = (items + HIVE_CACHE_THREADS - 1) / HIVE_CACHE_THREADS;
+    uint64_t cap = (uint64_t)c->sm_count * (uint64_t)c->per_sm[kernel];
+    return (unsigned)(blocks < cap ? (blocks ? blocks : 1) : cap);
+}
+
+static hive_status launched(const char *call)
+{
+    return hive_cuda_status(cudaGetLastError(), call, "kernel launch");
+}
+
+typedef hive_status (*cache_launcher)(const hive_cache_cuda *c, const void *ctx, cudaStream_t s,
+                                      uint64_t *counters);
+
+/* Takes a counter block, zeroes it, runs `launch`, copies the counters
+ * back and waits for the stream whatever failed (when it returns no kernel
+ * of the call runs, and the block is free for another call).  out[] is set
+ * on success. */
+static hive_status with_counters(hive_cache_cuda *c, cudaStream_t s, const char *call, cache_launcher launch,
+                                 const void *ctx, uint64_t out[HIVE_CACHE_CTR_COUNT])
+{
+    unsigned slot = 0;
+    for (;;) {
+        uint64_t busy = __atomic_load_n(&c->counter_busy, __ATOMIC_ACQUIRE);
+        if (~busy != 0) {
+            slot = (unsigned)__builtin_ctzll(~busy);
+            if (!(__atomic_fetch_or(&c->counter_busy, 1ull << slot, __ATOMIC_ACQ_REL) & (1ull << slot)))
+                break;
+        }
+    }
+    uint64_t *dev = c->counters + (uint64_t)slot * HIVE_CACHE_CTR_BLOCK;
+    uint64_t *host = c->host_counters + (uint64_t)slot * HIVE_CACHE_CTR_BLOCK;
+    hive_status st = hive_cuda_status(cudaMemsetAsync(dev, 0, HIVE_CACHE_CTR_BLOCK * sizeof(uint64_t), s), call,
+                                      "cudaMemsetAsync(counters)");
+    if (st == HIVE_SUCCESS)
+        st = launch(c, ctx, s, dev);
+    if (st == HIVE_SUCCESS)
+        st = hive_cuda_status(cudaMemcpyAsync(host, dev, HIVE_CACHE_CTR_BLOCK * sizeof(uint64_t),
+                                              cudaMemcpyDeviceToHost, s),
+                              call, "cudaMemcpyAsync(counters)");
+    cudaError_t waited = cudaStreamSynchronize(s);
+    if (st == HIVE_SUCCESS)
+        st = hive_cuda_status(waited, call, "cudaStreamSynchronize");
+    else if (waited != cudaSuccess)
+        cudaGetLastError(); /* the first failure is the one reported */
+    if (st == HIVE_SUCCESS)
+        for (int k = 0; k < HIVE_CACHE_CTR_COUNT; k++)
+            out[k] = host[k];
+    __atomic_fetch_and(&c->counter_busy, ~(1ull << slot), __ATOMIC_ACQ_REL);
+    return st;
+}
+
+/* The widest word (16, 8, 4, 2 or 1 bytes) dividing value_bytes and the
+ * address of each of the arrays (NULL ones aside). */
+static hive_cache_copy copy_geometry(uint32_t value_bytes, uint32_t value_type, int accumulates, const void *a,
+                                     const void *b, const void *d)
+{
+    uintptr_t bits = (uintptr_t)value_bytes | (uintptr_t)a | (uintptr_t)b | (uintptr_t)d | 16u;
+    hive_cache_copy g;
+    memset(&g, 0, sizeof g);
+    g.W = (uint32_t)(bits & (~bits + 1)); /* lowest set bit, at most 16 */
+    g.value_type = value_type;
+    if (accumulates) {
+        uint32_t elem = hive_value_type_size((hive_value_type)value_type);
+        if (elem > 1 && g.W < elem) { /* a caller array not aligned to the element */
+            g.W = elem;
+            g.bytewise = 1;
+        }
+    }
+    g.words = value_bytes / g.W;
+    if (g.words == 0)
+        g.words = 1;
+    g.q = 32u / g.words;
+    g.r = 32u - g.q * g.words;
+    return g;
+}
+
+typedef struct batch_launch {
+    hive_cache_batch_kernel kernel;
+    int index;
+    hive_cache_view view;
+    const hive_cache_batch *batch;
+    hive_cache_copy copy;
+} batch_launch;
+
+static hive_status launch_batch(const hive_cache_cuda *c, const void *ctx, cudaStream_t s, uint64_t *counters)
+{
+    const batch_launch *l = (const batch_launch *)ctx;
+    l->kernel<<<grid_for(c, l->index, l->batch->n), HIVE_CACHE_THREADS, 0, s>>>(l->view, *l->batch, l->copy,
+                                                                                counters);
+    return launched("hive cache batch (CUDA)");
+}
+
+static hive_status run_batch(hive_cache_cuda *c, const hive_cache_batch *b, uint32_t epoch,
+                             hive_cache_outcome *outcome, cudaStream_t s)
+{
+    static const char call[] = "hive cache batch (CUDA)";
+    batch_launch l;
+    l.kernel = batch_kernel(b->op, &l.index);
+    if (l.kernel == NULL)
+        return hive_fail(HIVE_ERROR_INTERNAL, call, "unknown cache op %d", b->op);
+    l.view = c->view;
+    l.view.epoch = epoch;
+    l.batch = b;
+    l.copy = copy_geometry(c->view.value_bytes, b->value_type, b->op == HIVE_CACHE_ACCUM, b->values_in,
+                           b->values_out, b->out_values);
+    uint64_t k[HIVE_CACHE_CTR_COUNT];
+    HIVE_TRY(with_counters(c, s, call, launch_batch, &l, k));
+    outcome->reserved = k[HIVE_CACHE_CTR_RESERVED];
+    outcome->out = k[HIVE_CACHE_CTR_OUT];
+    outcome->inserted = k[HIVE_CACHE_CTR_INSERTED];
+    outcome->evicted = k[HIVE_CACHE_CTR_EVICTED];
+    outcome->refused = k[HIVE_CACHE_CTR_REFUSED];
+    outcome->erased = k[HIVE_CACHE_CTR_ERASED];
+    return HIVE_SUCCESS;
+}
+
+static hive_status cache_run(void *impl, const hive_cache_batch *batch, uint32_t epoch, hive_cache_outcome *outcome,
+                             hive_stream stream)
+{
+    hive_cache_cuda *c = (hive_cache_cuda *)impl;
+    memset(outcome, 0, sizeof *outcome);
+    if (batch->n == 0)
+        return HIVE_SUCCESS;
+    RETURN_ON_DEVICE(c, "hive cache batch (CUDA)", run_batch(c, batch, epoch, outcome, (cudaStream_t)stream));
+}
+
+/* ---------------------------------------------------------------- whole-table calls */
+
+static hive_status launch_erase_if(const hive_cache_cuda *c, const void *ctx, cudaStream_t s, uint64_t *counters)
+{
+    hive_cache_erase_if_kernel<<<grid_for(c, K_ERASE_IF, table_slots(c)), HIVE_CACHE_THREADS, 0, s>>>(
+        c->view, *(const hive_cache_filter *)ctx, counters);
+    return launched("hive_cache_erase_if (CUDA)");
+}
+
+static hive_status erase_if(hive_cache_cuda *c, const hive_cache_filter *filter, uint64_t *erased, cudaStream_t s)
+{
+    uint64_t k[HIVE_CACHE_CTR_COUNT];
+    HIVE_TRY(with_counters(c, s, "hive_cache_erase_if (CUDA)", launch_erase_if, filter, k));
+    if (erased != NULL)
+        *erased = k[HIVE_CACHE_CTR_ERASED];
+    return HIVE_SUCCESS;
+}
+
+static hive_status cache_erase_if(void *impl, const hive_cache_filter *filter, uint64_t *erased,
+                                  hive_stream stream)
+{
+    hive_cache_cuda *c = (hive_cache_cuda *)impl;
+    RETURN_ON_DEVICE(c, "hive_cache_erase_if (CUDA)", erase_if(c, filter, erased, (cudaStream_t)stream));
+}
+
+typedef struct export_launch {
+    uint64_t offset, slots;
+    hive_cache_filter filter;
+    uint64_t *keys;
+    uint8_t *values;
+    uint64_t *scores;
+    hive_cache_copy copy;
+} export_launch;
+
+static hive_status launch_export(const hive_cache_cuda *c, const void *ctx, cudaStream_t s, uint64_t *counters)
+{
+    const export_launch *l = (const export_launch *)ctx;
+    hive_cache_export_kernel<<<grid_for(c, K_EXPORT, l->slots), HIVE_CACHE_THREADS, 0, s>>>(
+        c->view, l->offset, l->slots, l->filter, l->keys, l->values, l->scores, l->copy, counters);
+    return launched("hive_cache_export (CUDA)");
+}
+
+static hive_status export_range(hive_cache_cuda *c, uint64_t offset, uint64_t slots, const hive_cache_filter *filter,
+                                uint64_t *keys, void *values, uint64_t *scores, uint64_t *count, cudaStream_t s)
+{
+    static const char call[] = "hive_cache_export (CUDA)";
+    uint64_t total = table_slots(c);
+    if (offset > total)
+        offset = total;
+    if (slots > total - offset)
+        slots = total - offset;
+    *count = 0;
+    if (slots == 0)
+        return HIVE_SUCCESS;
+    export_launch l;
+    l.offset = offset;
+    l.slots = slots;
+    l.filter = *filter;
+    l.keys = keys;
+    l.values = (uint8_t *)values;
+    l.scores = scores;
+    l.copy = copy_geometry(c->view.value_bytes, HIVE_VALUE_BYTES, 0, values, NULL, NULL);
+    uint64_t k[HIVE_CACHE_CTR_COUNT];
+    HIVE_TRY(with_counters(c, s, call, launch_export, &l, k));
+    *count = k[HIVE_CACHE_CTR_OUT];
+    if (*count > slots)
+        return hive_fail(HIVE_ERROR_INTERNAL, call, "exported %llu entries from %llu slots",
+                         (unsigned long long)*count, (unsigned long long)slots);
+    return HIVE_SUCCESS;
+}
+
+static hive_status cache_export_range(void *impl, uint64_t offset, uint64_t slots, const hive_cache_filter *filter,
+                                      uint64_t *keys, void *values, uint64_t *scores, uint64_t *count,
+                                      hive_stream stream)
+{
+    hive_cache_cuda *c = (hive_cache_cuda *)impl;
+    RETURN_ON_DEVICE(c, "hive_cache_export (CUDA)",
+                     export_range(c, offset, slots, filter, keys, values, scores, count, (cudaStream_t)stream));
+}
+
+static hive_status launch_count(const hive_cache_cuda *c, const void *ctx, cudaStream_t s, uint64_t *counters)
+{
+    (void)ctx;
+    uint64_t n = table_slots(c); /* even: 32, 64 or 128 slots a bucket */
+    hive_cache_count_kernel<<<grid_for(c, K_COUNT, n / 2), HIVE_CACHE_THREADS, 0, s>>>(c->view.keys, n, counters);
+    return launched("hive_cache_size (CUDA)");
+}
+
+static hive_status count_live(hive_cache_cuda *c, uint64_t *size, cudaStream_t s)
+{
+    uint64_t k[HIVE_CACHE_CTR_COUNT];
+    HIVE_TRY(with_counters(c, s, "hive_cache_size (CUDA)", launch_count, NULL, k));
+    *size = k[HIVE_CACHE_CTR_OUT];
+    return HIVE_SUCCESS;
+}
+
+static hive_status cache_count(void *impl, uint64_t *size, hive_stream stream)
+{
+    hive_cache_cuda *c = (hive_cache_cuda *)impl;
+    RETURN_ON_DEVICE(c, "hive_cache_size (CUDA)", count_live(c, size, (cudaStream_t)stream));
+}
+
+static hive_status clear(hive_cache_cuda *c, cudaStream_t s)
+{
+    static const char call[] = "hive_cache_clear (CUDA)";
+    hive_status st = clear_arrays(c, s, call);
+    cudaError_t waited = cudaStreamSynchronize(s); /* whatever failed: what was queued ends */
+    if (st == HIVE_SUCCESS)
+        st = hive_cuda_status(waited, call, "cudaStreamSynchronize");
+    else if (waited != cudaSuccess)
+        cudaGetLastError();
+    return st;
+}
+
+static hive_status cache_clear(void *impl, hive_stream stream)
+{
+    hive_cache_cuda *c = (hive_cache_cuda *)impl;
+    RETURN_ON_DEVICE(c, "hive_cache_clear (CUDA)", clear(c, (cudaStream_t)stream));
+}
+
+/* On the table's device: what a host pointer maps to, and which peer memory
+ * is reachable, are the current device's (cuda_pointer.cu). */
+static hive_status cache_check_pointer(const void *impl, const void *p, const char *call, const char *what)
+{
+    const hive_cache_cuda *c = (const hive_cache_cuda *)impl;
+    cache_scope scope;
+    HIVE_TRY(enter_device(c->device, &scope, call));
+    hive_status st = hive_dict_check_pointer(c->device, p, call, what);
+    leave_device(c->device, &scope);
+    return st;
+}
+
+static uint64_t cache_bytes_held(const void *impl) { return bytes_held((const hive_cache_cuda *)impl); }
+
+/* Save and load buffers: page-locked host memory mapped into every device's
+ * address space (portable), whose device address is its host address (UVA),
+ * so the kernels take it as it is and the host reads it once a call has
+ * returned.  Page-aligned. */
+static void *cache_alloc_io(const void *impl, size_t bytes)
+{
+    const hive_cache_cuda *c = (const hive_cache_cuda *)impl;
+    void *p = NULL;
+    cache_scope scope;
+    if (hive_alloc_should_fail() || enter_device(c->device, &scope, "hive cache io buffer (CUDA)") != HIVE_SUCCESS)
+        return NULL;
+    if (cudaHostAlloc(&p, bytes ? bytes : 1, cudaHostAllocMapped | cudaHostAllocPortable) != cudaSuccess) {
+        cudaGetLastError();
+        p = NULL;
+    }
+    leave_device(c->device, &scope);
+    return p;
+}
+
+static void cache_free_io(const void *impl, void *p)
+{
+    (void)impl;
+    if (p != NULL)
+        cudaFreeHost(p);
+}
+
+extern "C" const hive_cache_backend_ops hive_cache_cuda_backend = {
+    .name = "cuda",
+    .create = cache_create,
+    .destroy = cache_destroy,
+    .run = cache_run,
+    .erase_if = cache_erase_if,
+    .export_range = cache_export_range,
+    .count = cache_count,
+    .clear = cache_clear,
+    .check_pointer = cache_check_pointer,
+    .bytes_held = cache_bytes_held,
+    .alloc_io = cache_alloc_io,
+    .free_io = cache_free_io,
+};

@@ -412,7 +412,10 @@ HIVE_API hive_status hive_cache_get_config(const hive_cache *cache, hive_cache_c
  * bucket's lowest-scored entry, unless its score is lower than that entry's
  * (then it is refused).  results: (n) hive_result or NULL: INSERTED, UPDATED,
  * EVICTED, REFUSED, REJECTED_RESERVED.  Keys repeated in a batch are applied
- * one after another.  Returns HIVE_ERROR_RESERVED_KEY if some key was
+ * one after another, in no particular order; on the GPU each repeat waits
+ * for the one before (some microseconds), so a batch that repeats one key
+ * thousands of times is slow: deduplicate such batches (HierarchicalKV
+ * requires unique keys).  Returns HIVE_ERROR_RESERVED_KEY if some key was
  * reserved (the rest were processed), else HIVE_SUCCESS: evictions and
  * refusals are the cache working, not errors. */
 HIVE_API hive_status hive_cache_insert_or_assign(hive_cache *cache, uint64_t n, const uint64_t *keys,
@@ -424,8 +427,8 @@ HIVE_API hive_status hive_cache_insert_or_assign(hive_cache *cache, uint64_t n, 
  * compactly to evicted_keys/evicted_values/evicted_scores ((n) each, table
  * memory; evicted_scores may be NULL); *evicted_count (host) says how many.
  * Nothing is lost: the entries before the call and the batch together are
- * the entries after it and the evicted ones (keys repeated in the batch
- * count once, with their last value).  An erased slot that a new key reuses
+ * the entries after it and the evicted ones (a key repeated in the batch
+ * counts once, with the value of the repeat applied last).  An erased slot that a new key reuses
  * is not reported. */
 HIVE_API hive_status hive_cache_insert_and_evict(hive_cache *cache, uint64_t n, const uint64_t *keys,
                                                  const void *values, const uint64_t *scores,

@@ -73,6 +73,7 @@ HIVE_PROTO void hive_cache_load_digests(const uint8_t *p, int stable, uint32_t w
 }
 
 HIVE_PROTO uint32_t hive_cache_ctz(uint32_t m) { return (uint32_t)__ffs((int)m) - 1u; }
+HIVE_PROTO uint32_t hive_cache_popc(uint32_t m) { return (uint32_t)__popc(m); }
 
 /* Nanoseconds of the GPU's global timer. */
 HIVE_PROTO uint64_t hive_cache_clock(void)
@@ -95,6 +96,7 @@ HIVE_PROTO void hive_cache_load_digests(const uint8_t *p, int stable, uint32_t w
 }
 
 HIVE_PROTO uint32_t hive_cache_ctz(uint32_t m) { return (uint32_t)__builtin_ctz(m); }
+HIVE_PROTO uint32_t hive_cache_popc(uint32_t m) { return (uint32_t)__builtin_popcount(m); }
 
 /* The CPU backend reads CLOCK_REALTIME once per call and passes it in. */
 #endif
@@ -119,6 +121,20 @@ HIVE_PROTO uint32_t hive_cache_match(const hive_cache_view *v, uint64_t first, u
     for (int j = 0; j < 8; j++)
         m |= hive_cache_match4(w[j], pattern) << (4 * j);
     return m;
+}
+
+/* The same for two digests from one load: *m of `digest`, *f free. */
+HIVE_PROTO void hive_cache_match2(const hive_cache_view *v, uint64_t first, uint8_t digest, uint32_t *m,
+                                  uint32_t *f)
+{
+    uint32_t w[8], pattern = 0x01010101u * digest;
+    hive_cache_load_digests(v->digests + first, 0, w);
+    *m = 0, *f = 0;
+    HIVE_UNROLL
+    for (int j = 0; j < 8; j++) {
+        *m |= hive_cache_match4(w[j], pattern) << (4 * j);
+        *f |= hive_cache_match4(w[j], 0) << (4 * j);
+    }
 }
 
 /* The slot of `key` in bucket b, or HIVE_CACHE_NO_SLOT.  *busy is set when a
@@ -185,37 +201,65 @@ typedef struct hive_cache_claim {
 HIVE_PROTO uint32_t *hive_cache_lock_word(const hive_cache_view *v, uint64_t b) { return &v->locks[b / 32]; }
 HIVE_PROTO uint32_t hive_cache_lock_bit(uint64_t b) { return 1u << (b % 32); }
 
-/* Locks a free slot of bucket b: one whose digest is 0 and whose key is
+/* Locks a free slot among `mask` of the 32 at `first`: one whose key is
  * EMPTY or ERASED (an eraser clears the digest before it frees the key). */
-HIVE_PROTO uint64_t hive_cache_take_free(hive_cache_view *v, uint64_t b, uint64_t *was)
+HIVE_PROTO uint64_t hive_cache_take_masked(hive_cache_view *v, uint64_t first, uint32_t mask, uint64_t *was)
 {
-    for (uint32_t g = 0; g < v->slots; g += HIVE_CACHE_GROUP) {
-        uint64_t first = b * v->slots + g;
-        uint32_t m = hive_cache_match(v, first, 0, 0);
-        while (m) {
-            uint64_t s = first + hive_cache_ctz(m);
-            m &= m - 1;
-            uint64_t k = hive_load64(&v->keys[s]);
-            if ((k == HIVE_CACHE_KEY_EMPTY || k == HIVE_CACHE_KEY_ERASED) && hive_cache_lock_slot(v, s, k)) {
-                *was = k;
-                return s;
-            }
+    while (mask) {
+        uint64_t s = first + hive_cache_ctz(mask);
+        mask &= mask - 1;
+        uint64_t k = hive_load64(&v->keys[s]);
+        if ((k == HIVE_CACHE_KEY_EMPTY || k == HIVE_CACHE_KEY_ERASED) && hive_cache_lock_slot(v, s, k)) {
+            *was = k;
+            return s;
         }
     }
     return HIVE_CACHE_NO_SLOT;
 }
 
-HIVE_PROTO uint32_t hive_cache_free_count(const hive_cache_view *v, uint64_t b)
+/* Locks a free slot of bucket b (digest 0), looking at every group. */
+HIVE_PROTO uint64_t hive_cache_take_free(hive_cache_view *v, uint64_t b, uint64_t *was)
 {
-    uint32_t n = 0;
     for (uint32_t g = 0; g < v->slots; g += HIVE_CACHE_GROUP) {
-        uint32_t m = hive_cache_match(v, b * v->slots + g, 0, 0);
+        uint64_t first = b * v->slots + g;
+        uint64_t s = hive_cache_take_masked(v, first, hive_cache_match(v, first, 0, 0), was);
+        if (s != HIVE_CACHE_NO_SLOT)
+            return s;
+    }
+    return HIVE_CACHE_NO_SLOT;
+}
+
+/* One look at bucket b's digests, with its lock held: the slot of `key` if
+ * a writer of it got here first (or *busy, as hive_cache_find_in), and the
+ * bucket's free slots: how many, and the first group that has any. */
+typedef struct hive_cache_frees {
+    uint32_t count;
+    uint32_t mask;  /* free slots of the group at `first` */
+    uint64_t first;
+} hive_cache_frees;
+
+HIVE_PROTO uint64_t hive_cache_scan_locked(const hive_cache_view *v, uint64_t b, uint8_t digest, uint64_t key,
+                                           int *busy, hive_cache_frees *fr)
+{
+    fr->count = 0, fr->mask = 0, fr->first = 0;
+    for (uint32_t g = 0; g < v->slots; g += HIVE_CACHE_GROUP) {
+        uint64_t first = b * v->slots + g;
+        uint32_t m, f;
+        hive_cache_match2(v, first, digest, &m, &f);
+        if (f != 0 && fr->mask == 0)
+            fr->mask = f, fr->first = first;
+        fr->count += hive_cache_popc(f);
         while (m) {
-            n++;
+            uint64_t s = first + hive_cache_ctz(m);
             m &= m - 1;
+            uint64_t k = hive_load64(&v->keys[s]);
+            if (k == key)
+                return s;
+            if (k == HIVE_CACHE_KEY_LOCKED)
+                *busy = 1;
         }
     }
-    return n;
+    return HIVE_CACHE_NO_SLOT;
 }
 
 /* The lowest score of bucket b's slots, lowering *min and setting *slot.
@@ -244,7 +288,10 @@ HIVE_PROTO hive_cache_claim hive_cache_claim_locked(hive_cache_view *v, hive_cac
 {
     hive_cache_claim c = {HIVE_CACHE_BUSY, HIVE_CACHE_NO_SLOT, 0, 0};
     int busy = 0;
-    uint64_t s = hive_cache_find_key(v, p, key, 0, &busy);
+    hive_cache_frees f1, f2 = {0, 0, 0};
+    uint64_t s = hive_cache_scan_locked(v, p.b1, p.digest, key, &busy, &f1);
+    if (s == HIVE_CACHE_NO_SLOT && p.b2 != p.b1)
+        s = hive_cache_scan_locked(v, p.b2, p.digest, key, &busy, &f2);
     if (s != HIVE_CACHE_NO_SLOT) {
         if (hive_cache_lock_slot(v, s, key))
             c.kind = HIVE_CACHE_FOUND, c.slot = s, c.old_score = hive_load64(&v->scores[s]);
@@ -253,13 +300,22 @@ HIVE_PROTO hive_cache_claim hive_cache_claim_locked(hive_cache_view *v, hive_cac
     if (busy)
         return c;
 
-    uint64_t first = p.b1, second = p.b2;
-    if (p.b2 != p.b1 && hive_cache_free_count(v, p.b2) > hive_cache_free_count(v, p.b1))
-        first = p.b2, second = p.b1;
+    /* A free slot: the emptier bucket first, when dual. */
+    if (f2.count > f1.count) {
+        hive_cache_frees t = f1;
+        f1 = f2, f2 = t;
+    }
     uint64_t was = 0;
-    s = hive_cache_take_free(v, first, &was);
-    if (s == HIVE_CACHE_NO_SLOT && second != first)
-        s = hive_cache_take_free(v, second, &was);
+    if (f1.mask)
+        s = hive_cache_take_masked(v, f1.first, f1.mask, &was);
+    if (s == HIVE_CACHE_NO_SLOT && f2.mask)
+        s = hive_cache_take_masked(v, f2.first, f2.mask, &was);
+    if (s == HIVE_CACHE_NO_SLOT && (f1.count > 0 || f2.count > 0)) {
+        /* The first free group's slots were still being erased: the rest. */
+        s = hive_cache_take_free(v, p.b1, &was);
+        if (s == HIVE_CACHE_NO_SLOT && p.b2 != p.b1)
+            s = hive_cache_take_free(v, p.b2, &was);
+    }
     if (s == HIVE_CACHE_NO_SLOT) {
         uint64_t min = 0;
         hive_cache_min_in(v, p.b1, &min, &s);

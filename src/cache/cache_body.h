@@ -13,13 +13,14 @@
  *     bucket's lock (both, in index order, when dual), looks again (only lock
  *     holders store new keys in a bucket, so the second look is the truth),
  *     then locks a free slot, or the lowest-scored slot if the new key's
- *     admission score is not below it, and writes the new digest before it
- *     lets the bucket lock go: another writer of the same key then sees a
- *     LOCKED slot with its digest and waits.
+ *     admission score is not below it, writes the new digest, and keeps the
+ *     bucket lock until the new entry is published (one fence orders both):
+ *     another writer of the same key that takes the bucket lock later sees
+ *     the key, or a LOCKED slot with its digest, and waits.
  *   - Nothing waits while holding anything: a writer that meets a lock returns
  *     BUSY, having released what it took, and its backend runs it again.  So a
- *     GPU warp whose lanes hold slot locks until a collective copy ends can
- *     never wait on itself.
+ *     GPU warp whose lanes hold slot and bucket locks until a collective copy
+ *     ends can never wait on itself.
  *
  * Include after core/atomics.h. */
 #ifndef HIVE_CACHE_BODY_H
@@ -196,6 +197,7 @@ typedef struct hive_cache_claim {
     uint64_t slot;
     uint64_t old_key;   /* EVICT: the entry that leaves */
     uint64_t old_score; /* FOUND: the stored score; EVICT: the leaving entry's */
+    uint64_t lock_lo, lock_hi; /* FREE, EVICT: the bucket locks still held (else HIVE_CACHE_NO_SLOT) */
 } hive_cache_claim;
 
 HIVE_PROTO uint32_t *hive_cache_lock_word(const hive_cache_view *v, uint64_t b) { return &v->locks[b / 32]; }
@@ -286,7 +288,7 @@ HIVE_PROTO void hive_cache_min_in(const hive_cache_view *v, uint64_t b, uint64_t
 HIVE_PROTO hive_cache_claim hive_cache_claim_locked(hive_cache_view *v, hive_cache_place p, uint64_t key,
                                                     uint64_t admission)
 {
-    hive_cache_claim c = {HIVE_CACHE_BUSY, HIVE_CACHE_NO_SLOT, 0, 0};
+    hive_cache_claim c = {HIVE_CACHE_BUSY, HIVE_CACHE_NO_SLOT, 0, 0, HIVE_CACHE_NO_SLOT, HIVE_CACHE_NO_SLOT};
     int busy = 0;
     hive_cache_frees f1, f2 = {0, 0, 0};
     uint64_t s = hive_cache_scan_locked(v, p.b1, p.digest, key, &busy, &f1);
@@ -347,12 +349,19 @@ HIVE_PROTO hive_cache_claim hive_cache_claim_locked(hive_cache_view *v, hive_cac
     return c;
 }
 
+HIVE_PROTO void hive_cache_unlock_buckets(hive_cache_view *v, uint64_t lo, uint64_t hi)
+{
+    if (hi != lo)
+        hive_lock_release_fenced(hive_cache_lock_word(v, hi), hive_cache_lock_bit(hi));
+    hive_lock_release_fenced(hive_cache_lock_word(v, lo), hive_cache_lock_bit(lo));
+}
+
 /* A writer's claim on `key`: FOUND (locked), ABSENT when it may not insert,
  * else FREE / EVICT (locked) / REFUSED, or BUSY. */
 HIVE_PROTO hive_cache_claim hive_cache_claim_key(hive_cache_view *v, hive_cache_place p, uint64_t key,
                                                  int may_insert, uint64_t admission)
 {
-    hive_cache_claim c = {HIVE_CACHE_BUSY, HIVE_CACHE_NO_SLOT, 0, 0};
+    hive_cache_claim c = {HIVE_CACHE_BUSY, HIVE_CACHE_NO_SLOT, 0, 0, HIVE_CACHE_NO_SLOT, HIVE_CACHE_NO_SLOT};
     int busy = 0;
     uint64_t s = hive_cache_find_key(v, p, key, 0, &busy);
     if (s != HIVE_CACHE_NO_SLOT) {
@@ -374,9 +383,16 @@ HIVE_PROTO hive_cache_claim hive_cache_claim_key(hive_cache_view *v, hive_cache_
         return c;
     }
     c = hive_cache_claim_locked(v, p, key, admission);
-    if (hi != lo)
-        hive_lock_release(hive_cache_lock_word(v, hi), hive_cache_lock_bit(hi));
-    hive_lock_release(hive_cache_lock_word(v, lo), hive_cache_lock_bit(lo));
+    if (c.kind == HIVE_CACHE_FREE || c.kind == HIVE_CACHE_EVICT) {
+        /* Held until the new entry is published (hive_cache_end): the
+         * publication's fence then orders the digest written here too, one
+         * fence a new key instead of two. */
+        c.lock_lo = lo, c.lock_hi = hi;
+        return c;
+    }
+    /* Nothing was written under the locks (a restored key has its own
+     * fence): they go without one. */
+    hive_cache_unlock_buckets(v, lo, hi);
     return c;
 }
 
@@ -420,6 +436,7 @@ typedef struct hive_cache_step {
      * entry; a missed key with its index); the backend takes its index. */
     int emit;
     uint64_t emit_key, emit_score;
+    uint64_t lock_lo, lock_hi; /* bucket locks end releases (HIVE_CACHE_NO_SLOT: none) */
 } hive_cache_step;
 
 HIVE_PROTO const uint8_t *hive_cache_value_in(const hive_cache_batch *b, uint32_t vb, uint64_t i)
@@ -436,6 +453,7 @@ HIVE_PROTO void hive_cache_begin(hive_cache_view *v, const hive_cache_batch *b, 
     uint32_t vb = v->value_bytes;
     memset(st, 0, sizeof *st);
     st->slot = HIVE_CACHE_NO_SLOT;
+    st->lock_lo = st->lock_hi = HIVE_CACHE_NO_SLOT;
     st->key = key;
     if (hive_k64_reserved(key)) {
         st->kind = HIVE_CACHE_SKIP;
@@ -493,6 +511,7 @@ HIVE_PROTO void hive_cache_begin(hive_cache_view *v, const hive_cache_batch *b, 
         hive_cache_claim_key(v, p, key, may_insert, hive_cache_admission(b->policy, inc, clock, v->epoch));
     st->kind = c.kind;
     st->slot = c.slot;
+    st->lock_lo = c.lock_lo, st->lock_hi = c.lock_hi;
     if (c.kind == HIVE_CACHE_BUSY)
         return;
     if (c.kind == HIVE_CACHE_ABSENT) {
@@ -571,6 +590,11 @@ HIVE_PROTO void hive_cache_end(hive_cache_view *v, const hive_cache_batch *b, ui
         else
             hive_cache_publish(v, st->slot, st->key, st->score);
     }
+    /* After the publication's fence, which orders the new digest too; a
+     * writer that takes the bucket before it sees the key may see LOCKED with
+     * the new digest, and tries again. */
+    if (st->lock_lo != HIVE_CACHE_NO_SLOT)
+        hive_cache_unlock_buckets(v, st->lock_lo, st->lock_hi);
     if (b->found)
         b->found[i] = st->found;
     if (b->results)

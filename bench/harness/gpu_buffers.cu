@@ -11,18 +11,7 @@
 
 #include "gen.h"
 #include "gpu.h"
-
-#define GPU_TRY(call)                                                                      \
-    do {                                                                                   \
-        cudaError_t e_ = (call);                                                           \
-        if (e_ != cudaSuccess) {                                                           \
-            fprintf(stderr, "hive-bench: %s failed (%s:%d): %s\n", #call, __FILE__, __LINE__, \
-                    cudaGetErrorString(e_));                                               \
-            return -1;                                                                     \
-        }                                                                                  \
-    } while (0)
-
-#define BLOCK 256
+#include "gpu_try.cuh"
 
 static cudaStream_t g_stream;
 static cudaEvent_t g_ev_start, g_ev_stop;

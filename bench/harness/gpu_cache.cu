@@ -8,18 +8,7 @@
 #include <stdio.h>
 
 #include "gpu_cache.h"
-
-#define GPU_TRY(call)                                                                      \
-    do {                                                                                   \
-        cudaError_t e_ = (call);                                                           \
-        if (e_ != cudaSuccess) {                                                           \
-            fprintf(stderr, "hive-bench: %s failed (%s:%d): %s\n", #call, __FILE__, __LINE__, \
-                    cudaGetErrorString(e_));                                               \
-            return -1;                                                                     \
-        }                                                                                  \
-    } while (0)
-
-#define BLOCK 256
+#include "gpu_try.cuh"
 
 /* Grid-stride loops over up to 16 blocks per SM. */
 static unsigned int grid_for(uint64_t n)

@@ -54,18 +54,26 @@ static hive_status check_config(const hive_config *c)
     return HIVE_SUCCESS;
 }
 
-/* AUTO becomes CUDA where a GPU is usable, else CPU; NULL for CUDA in a
- * build without it. */
+hive_backend hive_backend_resolve(hive_backend requested, int device)
+{
+    if (requested != HIVE_BACKEND_AUTO)
+        return requested;
+#ifdef HIVE_WITH_CUDA
+    return hive_cuda_device_usable(device) ? HIVE_BACKEND_CUDA : HIVE_BACKEND_CPU;
+#else
+    (void)device;
+    return HIVE_BACKEND_CPU;
+#endif
+}
+
+/* The backend's operations; NULL for CUDA in a build without it. */
 static const hive_backend_ops *pick_backend(hive_config *c)
 {
+    c->backend = hive_backend_resolve(c->backend, c->device);
 #ifdef HIVE_WITH_CUDA
-    if (c->backend == HIVE_BACKEND_AUTO)
-        c->backend = hive_cuda_device_usable(c->device) ? HIVE_BACKEND_CUDA : HIVE_BACKEND_CPU;
     if (c->backend == HIVE_BACKEND_CUDA)
         return &hive_cuda_backend;
 #else
-    if (c->backend == HIVE_BACKEND_AUTO)
-        c->backend = HIVE_BACKEND_CPU;
     if (c->backend == HIVE_BACKEND_CUDA)
         return NULL;
 #endif

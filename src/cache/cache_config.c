@@ -4,7 +4,7 @@
  * get the resolved config and may only reject it. */
 #include <unistd.h>
 
-#include "backend.h" /* hive_cuda_device_usable */
+#include "backend.h" /* hive_backend_resolve */
 #include "base/check.h"
 #include "cache/cache_table.h"
 
@@ -53,22 +53,16 @@ static hive_status check_config(const hive_cache_config *c)
     return HIVE_SUCCESS;
 }
 
-/* AUTO becomes CUDA where a GPU is usable, else CPU; NULL for CUDA in a
- * build without it (as the dictionary's config.c). */
+/* The backend's operations (AUTO resolved as for the dictionary); NULL for
+ * CUDA in a build without it. */
 static const hive_cache_backend_ops *pick_backend(hive_cache_config *c)
 {
+    c->backend = hive_backend_resolve(c->backend, c->device);
 #ifdef HIVE_WITH_CUDA
-    if (c->backend == HIVE_BACKEND_AUTO)
-        c->backend = hive_cuda_device_usable(c->device) ? HIVE_BACKEND_CUDA : HIVE_BACKEND_CPU;
     if (c->backend == HIVE_BACKEND_CUDA)
         return &hive_cache_cuda_backend;
-#else
-    if (c->backend == HIVE_BACKEND_AUTO)
-        c->backend = HIVE_BACKEND_CPU;
-    if (c->backend == HIVE_BACKEND_CUDA)
-        return NULL;
 #endif
-    return &hive_cache_cpu_backend;
+    return c->backend == HIVE_BACKEND_CUDA ? NULL : &hive_cache_cpu_backend;
 }
 
 hive_status hive_cache_config_resolve(const hive_cache_config *config, hive_cache_config *resolved,

@@ -10,6 +10,7 @@
 #include "base/alloc.h"
 #include "cache/cache_backend.h"
 #include "cuda_check.h"
+#include "cuda_device.h"
 #include "cuda_cache_kernels.cuh"
 #include "cuda_table.h"
 
@@ -94,56 +95,6 @@ typedef struct hive_cache_cuda {
     uint64_t counter_busy;   /* bit i: block i in use (host atomics) */
 } hive_cache_cuda;
 
-/* ---------------------------------------------------------------- device scope */
-
-/* Runs the rest of a backend entry on the table's device and puts the
- * caller's current device back afterwards (as cuda_table.cu). */
-typedef struct cache_scope {
-    int previous;
-} cache_scope;
-
-static hive_status enter_device(int device, cache_scope *scope, const char *call)
-{
-    HIVE_CUDA_TRY(cudaGetDevice(&scope->previous), call);
-    if (scope->previous != device)
-        HIVE_CUDA_TRY(cudaSetDevice(device), call);
-    return HIVE_SUCCESS;
-}
-
-static void leave_device(int device, const cache_scope *scope)
-{
-    if (scope->previous != device)
-        cudaSetDevice(scope->previous);
-}
-
-#define RETURN_ON_DEVICE(c, call, expr)                          \
-    do {                                                         \
-        cache_scope scope_;                                      \
-        HIVE_TRY(enter_device((c)->device, &scope_, (call)));    \
-        hive_status status_ = (expr);                            \
-        leave_device((c)->device, &scope_);                      \
-        return status_;                                          \
-    } while (0)
-
-/* ---------------------------------------------------------------- memory */
-
-static hive_status device_alloc(void **p, size_t bytes, const char *call, const char *what)
-{
-    *p = NULL;
-    if (bytes == 0)
-        return HIVE_SUCCESS;
-    if (hive_alloc_should_fail())
-        return hive_fail(HIVE_ERROR_OUT_OF_MEMORY, call, "%s: injected allocation failure", what);
-    cudaError_t e = cudaMalloc(p, bytes);
-    if (e != cudaSuccess) {
-        *p = NULL;
-        cudaGetLastError();
-        return hive_fail(e == cudaErrorMemoryAllocation ? HIVE_ERROR_OUT_OF_MEMORY : HIVE_ERROR_CUDA, call,
-                         "cudaMalloc(%s, %zu bytes): %s", what, bytes, cudaGetErrorString(e));
-    }
-    return HIVE_SUCCESS;
-}
-
 static uint64_t table_slots(const hive_cache_cuda *c) { return c->view.buckets * c->view.slots; }
 
 static uint64_t lock_bytes(const hive_cache_cuda *c) { return (c->view.buckets + 31) / 32 * sizeof(uint32_t); }
@@ -220,22 +171,13 @@ static hive_status cache_create(const hive_cache_config *config, uint64_t bucket
         return hive_fail(HIVE_ERROR_INTERNAL, call, "%llu buckets of %u-byte values: not a resolved config",
                          (unsigned long long)buckets, value_bytes);
 
-    cache_scope scope;
+    device_scope scope;
     HIVE_TRY(enter_device(config->device, &scope, call));
     hive_status st = HIVE_SUCCESS;
     hive_cache_cuda *c = NULL;
     cudaStream_t s = NULL;
     cudaDeviceProp prop;
-    HIVE_TRY_GOTO(hive_cuda_status(cudaGetDeviceProperties(&prop, config->device), call,
-                                   "cudaGetDeviceProperties"),
-                  st, out);
-    if (prop.major < 9) {
-        st = hive_fail(HIVE_ERROR_UNSUPPORTED, call,
-                       "device %d is compute capability %d.%d; this build of hive runs on 9.0 "
-                       "(Hopper) and newer",
-                       config->device, prop.major, prop.minor);
-        goto out;
-    }
+    HIVE_TRY_GOTO(device_properties(config->device, &prop, call), st, out);
     c = (hive_cache_cuda *)hive_host_calloc(1, sizeof *c);
     if (c == NULL) {
         st = hive_fail(HIVE_ERROR_OUT_OF_MEMORY, call, "no host memory for the table state");
@@ -314,7 +256,7 @@ out:
 static void cache_destroy(void *impl)
 {
     hive_cache_cuda *c = (hive_cache_cuda *)impl;
-    cache_scope scope;
+    device_scope scope;
     if (enter_device(c->device, &scope, "hive_cache_destroy (CUDA)") != HIVE_SUCCESS)
         return;
     /* Every call waited for its stream before it returned: nothing of the
@@ -575,7 +517,7 @@ static hive_status cache_clear(void *impl, hive_stream stream)
 static hive_status cache_check_pointer(const void *impl, const void *p, const char *call, const char *what)
 {
     const hive_cache_cuda *c = (const hive_cache_cuda *)impl;
-    cache_scope scope;
+    device_scope scope;
     HIVE_TRY(enter_device(c->device, &scope, call));
     hive_status st = hive_dict_check_pointer(c->device, p, call, what);
     leave_device(c->device, &scope);
@@ -592,7 +534,7 @@ static void *cache_alloc_io(const void *impl, size_t bytes)
 {
     const hive_cache_cuda *c = (const hive_cache_cuda *)impl;
     void *p = NULL;
-    cache_scope scope;
+    device_scope scope;
     if (hive_alloc_should_fail() || enter_device(c->device, &scope, "hive cache io buffer (CUDA)") != HIVE_SUCCESS)
         return NULL;
     if (cudaHostAlloc(&p, bytes ? bytes : 1, cudaHostAllocMapped | cudaHostAllocPortable) != cudaSuccess) {

@@ -10,67 +10,9 @@
 #include "base/alloc.h"
 #include "core/marks.h"
 #include "cuda_check.h"
+#include "cuda_device.h"
 #include "cuda_table.h"
 #include "cuda_vm.h"
-
-/* Runs the rest of a backend entry on the table's device and puts the
- * caller's current device back afterwards. */
-typedef struct device_scope {
-    int previous;
-} device_scope;
-
-static hive_status enter_device(int device, device_scope *scope, const char *call)
-{
-    HIVE_CUDA_TRY(cudaGetDevice(&scope->previous), call);
-    if (scope->previous != device)
-        HIVE_CUDA_TRY(cudaSetDevice(device), call);
-    return HIVE_SUCCESS;
-}
-
-/* For work that reports no status (giving memory back): 1 if it may go on
- * on the table's device, leaving the last-error text alone either way. */
-static int enter_device_quietly(int device, device_scope *scope)
-{
-    if (cudaGetDevice(&scope->previous) != cudaSuccess ||
-        (scope->previous != device && cudaSetDevice(device) != cudaSuccess)) {
-        cudaGetLastError();
-        return 0;
-    }
-    return 1;
-}
-
-static void leave_device(int device, const device_scope *scope)
-{
-    if (scope->previous != device)
-        cudaSetDevice(scope->previous);
-}
-
-/* Returns `expr` (a hive_status), evaluated on the table's device. */
-#define RETURN_ON_DEVICE(dict, call, expr)                          \
-    do {                                                            \
-        device_scope scope_;                                        \
-        HIVE_TRY(enter_device((dict)->device, &scope_, (call)));    \
-        hive_status status_ = (expr);                               \
-        leave_device((dict)->device, &scope_);                      \
-        return status_;                                             \
-    } while (0)
-
-static hive_status device_alloc(void **p, size_t bytes, const char *call, const char *what)
-{
-    *p = NULL;
-    if (bytes == 0)
-        return HIVE_SUCCESS;
-    if (hive_alloc_should_fail())
-        return hive_fail(HIVE_ERROR_OUT_OF_MEMORY, call, "%s: injected allocation failure", what);
-    cudaError_t e = cudaMalloc(p, bytes);
-    if (e != cudaSuccess) {
-        *p = NULL;
-        cudaGetLastError();
-        return hive_fail(e == cudaErrorMemoryAllocation ? HIVE_ERROR_OUT_OF_MEMORY : HIVE_ERROR_CUDA,
-                         call, "cudaMalloc(%s, %zu bytes): %s", what, bytes, cudaGetErrorString(e));
-    }
-    return HIVE_SUCCESS;
-}
 
 static uint64_t bucket_bytes(const hive_dict *d)
 {
@@ -258,17 +200,7 @@ static hive_status cuda_create(const hive_config *c, void **impl)
     hive_status st = HIVE_SUCCESS;
     cudaDeviceProp prop;
     hive_dict *d = NULL;
-    HIVE_TRY_GOTO(hive_cuda_status(cudaGetDeviceProperties(&prop, c->device), call,
-                                   "cudaGetDeviceProperties"),
-                  st, out);
-    /* The kernels are built for sm_90 (Hopper); KV64 needs its 16-byte CAS. */
-    if (prop.major < 9) {
-        st = hive_fail(HIVE_ERROR_UNSUPPORTED, call,
-                       "device %d is compute capability %d.%d; this build of hive runs on 9.0 "
-                       "(Hopper) and newer",
-                       c->device, prop.major, prop.minor);
-        goto out;
-    }
+    HIVE_TRY_GOTO(device_properties(c->device, &prop, call), st, out);
     d = (hive_dict *)hive_host_calloc(1, sizeof *d);
     if (d == NULL) {
         st = hive_fail(HIVE_ERROR_OUT_OF_MEMORY, call, "no host memory for the table state");

@@ -585,6 +585,17 @@ HIVE_PROTO void hive_cache_begin(hive_cache_view *v, const hive_cache_batch *b, 
     }
 }
 
+/* Writes element i's per-key outputs (all a reader's end). */
+HIVE_PROTO void hive_cache_end_outputs(const hive_cache_batch *b, uint64_t i, const hive_cache_step *st)
+{
+    if (b->found)
+        b->found[i] = st->found;
+    if (b->results)
+        b->results[i] = st->result;
+    if (b->scores_out && st->found && b->op != HIVE_CACHE_ERASE)
+        b->scores_out[i] = st->score;
+}
+
 /* Finishes element i after its copies: lets its slot go and writes its
  * per-key outputs. */
 HIVE_PROTO void hive_cache_end(hive_cache_view *v, const hive_cache_batch *b, uint64_t i,
@@ -601,12 +612,7 @@ HIVE_PROTO void hive_cache_end(hive_cache_view *v, const hive_cache_batch *b, ui
      * the new digest, and tries again. */
     if (st->lock_lo != HIVE_CACHE_NO_SLOT)
         hive_cache_unlock_buckets(v, st->lock_lo, st->lock_hi);
-    if (b->found)
-        b->found[i] = st->found;
-    if (b->results)
-        b->results[i] = st->result;
-    if (b->scores_out && st->found && b->op != HIVE_CACHE_ERASE)
-        b->scores_out[i] = st->score;
+    hive_cache_end_outputs(b, i, st);
 }
 
 /* erase_if on slot i: 1 erased, 0 not selected, -1 busy (run it again). */

@@ -286,7 +286,7 @@ static __device__ __forceinline__ void hive_cache_step_none(hive_cache_step *st)
 {
     memset(st, 0, sizeof *st);
     st->kind = HIVE_CACHE_SKIP;
-    st->slot = HIVE_CACHE_NO_SLOT;
+    st->slot = st->lock_lo = st->lock_hi = HIVE_CACHE_NO_SLOT;
 }
 
 /* ---------------------------------------------------------------- readers */
@@ -353,47 +353,42 @@ static __device__ __forceinline__ void hive_cache_write_pass(hive_cache_view v, 
     const int copies_in = op != HIVE_CACHE_ASSIGN_SCORES && op != HIVE_CACHE_ERASE;
     const int can_accumulate = op == HIVE_CACHE_ACCUM;
     const int reads_table = copies_out || can_accumulate;
+    uint32_t lane = threadIdx.x & 31u;
     hive_cache_tally t = {0, 0, 0, 0, 0};
     uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
-    /* Each lane walks its own keys (i, i + stride, ...) and moves on as soon
-     * as one is done, while a lane whose key met a lock (BUSY) runs it again
-     * in the next round: the warp's rounds stay full.  Waiting for a warp's
-     * busy lanes before any lane took a new key left most warps a round with
-     * one or two lanes working (at load 1.0 a few percent of the buckets are
-     * locked at any moment, so most warps of 32 keys meet one). */
-    uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    unsigned idle_rounds = 0;
-    while (__any_sync(HIVE_CACHE_FULL, i < b.n)) {
-        int mine = i < b.n;
-        hive_cache_step st;
-        if (mine)
-            hive_cache_begin(&v, &b, i, hive_cache_clock(), &st);
-        else
-            hive_cache_step_none(&st);
-        int busy = mine && st.kind == HIVE_CACHE_BUSY; /* took nothing, set no copy */
-        if (emits)
-            hive_cache_emit(&v, &b, &st, counters);
-        if (reads_table && __any_sync(HIVE_CACHE_FULL, st.locked && (st.out_src != NULL || st.accumulate))) {
-            hive_order_reads(); /* the slot locks' acquire */
-            __syncwarp();
+    for (uint64_t w = (uint64_t)blockIdx.x * blockDim.x + (threadIdx.x & ~31u); w < b.n; w += stride) {
+        uint64_t i = w + lane;
+        uint32_t pending = __ballot_sync(HIVE_CACHE_FULL, i < b.n);
+        for (unsigned round = 0; pending != 0; round++) {
+            int mine = (pending >> lane) & 1u;
+            hive_cache_step st;
+            if (mine)
+                hive_cache_begin(&v, &b, i, hive_cache_clock(), &st);
+            else
+                hive_cache_step_none(&st);
+            int busy = mine && st.kind == HIVE_CACHE_BUSY; /* took nothing, set no copy */
+            if (emits)
+                hive_cache_emit(&v, &b, &st, counters);
+            if (reads_table &&
+                __any_sync(HIVE_CACHE_FULL, st.locked && (st.out_src != NULL || st.accumulate))) {
+                hive_order_reads(); /* the slot locks' acquire */
+                __syncwarp();
+            }
+            if (copies_out) {
+                hive_cache_copy_warp(st.out_src, st.out_dst, 0, 0, &g);
+                __syncwarp(); /* an evicted value out before the new one in */
+            }
+            if (copies_in)
+                hive_cache_copy_warp(st.in_src, st.in_dst, st.accumulate, can_accumulate, &g);
+            __syncwarp(); /* every lane's copies before the owners publish */
+            if (mine && !busy) {
+                hive_cache_end(&v, &b, i, &st);
+                hive_cache_count(&t, st.result);
+            }
+            pending = __ballot_sync(HIVE_CACHE_FULL, busy);
+            if (pending != 0)
+                hive_backoff(round);
         }
-        if (copies_out) {
-            hive_cache_copy_warp(st.out_src, st.out_dst, 0, 0, &g);
-            __syncwarp(); /* an evicted value out before the new one in */
-        }
-        if (copies_in)
-            hive_cache_copy_warp(st.in_src, st.in_dst, st.accumulate, can_accumulate, &g);
-        __syncwarp(); /* every lane's copies before the owners publish */
-        if (mine && !busy) {
-            hive_cache_end(&v, &b, i, &st);
-            hive_cache_count(&t, st.result);
-            i += stride;
-        }
-        /* Only a round in which no lane got anywhere waits before the next. */
-        if (__any_sync(HIVE_CACHE_FULL, mine && !busy))
-            idle_rounds = 0;
-        else
-            hive_backoff(idle_rounds++);
     }
     hive_cache_flush(&t, counters);
     hive_cache_finish(counters);

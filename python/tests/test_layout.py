@@ -1,0 +1,57 @@
+"""The ctypes structs of hive._lib have hive.h's layout: sizes and offsets from a C compiler."""
+
+import ctypes
+import os
+import shutil
+import subprocess
+
+import pytest
+
+from hive import _lib
+
+INCLUDE = os.path.join(os.path.dirname(__file__), "..", "..", "include")
+STRUCTS = {"hive_config": _lib.Config, "hive_cache_config": _lib.CacheConfig, "hive_stats": _lib.Stats,
+           "hive_cache_filter": _lib.CacheFilter}
+
+
+def test_sizes_on_lp64():
+    assert ctypes.sizeof(_lib.Config) == 80
+    assert ctypes.sizeof(_lib.CacheConfig) == 48
+    assert ctypes.sizeof(_lib.CacheFilter) == 32
+
+
+def test_layout_matches_the_header(tmp_path):
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if cc is None or not os.path.exists(os.path.join(INCLUDE, "hive.h")):
+        pytest.skip("needs a C compiler and the source tree's include/hive.h")
+    lines = ["#include <stdio.h>", "#include <stddef.h>", "#include <hive.h>", "int main(void) {"]
+    for name, struct in STRUCTS.items():
+        lines.append(f'printf("{name} %zu\\n", sizeof({name}));')
+        for field, _ in struct._fields_:
+            lines.append(f'printf("{name}.{field} %zu\\n", offsetof({name}, {field}));')
+    lines.append("return 0; }")
+    source = tmp_path / "layout.c"
+    source.write_text("\n".join(lines))
+    subprocess.run([cc, "-std=c11", "-I", INCLUDE, str(source), "-o", str(tmp_path / "layout")], check=True)
+    printed = dict(line.split() for line in subprocess.check_output([str(tmp_path / "layout")], text=True).splitlines())
+    for name, struct in STRUCTS.items():
+        assert int(printed[name]) == ctypes.sizeof(struct), name
+        for field, _ in struct._fields_:
+            assert int(printed[f"{name}.{field}"]) == getattr(struct, field).offset, f"{name}.{field}"
+
+
+def test_config_init_is_accepted():
+    config = _lib.config_init()
+    config.backend = _lib.Backend.CPU
+    table = ctypes.c_void_p()
+    _lib.check(_lib.hive_create(ctypes.byref(config), ctypes.byref(table)))
+    _lib.check(_lib.hive_destroy(table))
+
+
+def test_a_bad_config_raises_with_status_and_text():
+    config = _lib.config_init()
+    config.version = 1
+    with pytest.raises(_lib.HiveError) as caught:
+        _lib.check(_lib.hive_create(ctypes.byref(config), ctypes.byref(ctypes.c_void_p())))
+    assert caught.value.status == _lib.Status.ERROR_INVALID_ARGUMENT
+    assert caught.value.detail and not caught.value.partial

@@ -8,8 +8,9 @@ CTEST_FLAGS ?= --output-on-failure
 BENCH_ARGS ?= quick
 FUZZ_SECONDS ?= 60
 FUZZ_CC ?= clang
+PYENV ?= $(BUILD)/pyenv
 
-.PHONY: all configure test bench gpu-check test-sanitize fuzz plots install clean
+.PHONY: all configure test test-python bench gpu-check test-sanitize fuzz plots install clean
 
 all: configure
 	cmake --build $(BUILD) -j $(JOBS)
@@ -19,6 +20,16 @@ configure:
 
 test: all
 	ctest --test-dir $(BUILD) $(CTEST_FLAGS) -j $(JOBS)
+	$(MAKE) test-python
+
+# The Python package's CPU tests: a venv in the build directory, the package
+# built as pip builds it for a user (the CPU backend alone, so that it needs
+# no nvcc), then pytest.  Needs PyPI for scikit-build-core, numpy and pytest.
+test-python:
+	python3 -m venv $(PYENV)
+	$(PYENV)/bin/pip install -q scikit-build-core numpy pytest
+	CMAKE_ARGS=-DHIVE_WITH_CUDA=OFF $(PYENV)/bin/pip install -q --no-build-isolation ./python
+	$(PYENV)/bin/pytest -q python/tests
 
 bench: all
 	$(BUILD)/bench/hive-bench $(BENCH_ARGS)

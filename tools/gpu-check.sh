@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # gpu-check: the one-shot run for a machine with a GPU (no network needed).
 # Builds for sm_90, runs every test with HIVE_REQUIRE_GPU=1 (a missing GPU
-# fails instead of skipping), then the soak run (tests/stress/soak/: 10^9 mixed ops
+# fails instead of skipping), the Python package's CUDA tests where CuPy or
+# PyTorch is installed, then the soak run (tests/stress/soak/: 10^9 mixed ops
 # on KV32, 2 x 10^8 on KV64, each under a time limit), runs the GPU tests
 # under compute-sanitizer (memcheck and racecheck, short inputs), then the
 # quick benchmark.  Logs and results go to build-gpu/gpu-check, and when $OUT
@@ -86,7 +87,9 @@ if [ $soak_only = 0 ] && [ "${SANITIZE:-1}" != 0 ] && command -v compute-sanitiz
     [ "$tool" = memcheck ] && runs+=("hive-adversarial cuda kv32" "hive-resize cuda kv32 --part mix --mix-keys 20000 --cycles 2"
                                      "hive-crowded cuda kv32 small --geometry 4x1" "hive-crowded cuda kv64 sparse --geometry 4x1"
                                      "hive-conformance cuda kv32 --design double apply" "hive-adversarial cuda kv64 --design double"
-                                     "hive-crowded cuda kv32 small --geometry 4x1 --design double")
+                                     "hive-crowded cuda kv32 small --geometry 4x1 --design double"
+                                     "hive-cache-concurrency cuda --scale 0.25" "hive-cache-differential cuda --scale 0.25"
+                                     "hive-cache-save_load cuda --scale 0.25")
     for run in "${runs[@]}"; do
       # shellcheck disable=SC2086
       HIVE_REQUIRE_GPU=1 timeout "${SANITIZE_LIMIT:-240}" compute-sanitizer --tool "$tool" "$build"/tests/$run >>"$log" 2>&1
@@ -104,6 +107,22 @@ if [ $soak_only = 0 ] && [ "${SANITIZE:-1}" != 0 ] && command -v compute-sanitiz
       echo "FAILED: compute-sanitizer $tool (see $log)"
     fi
   done
+fi
+
+# The Python package's CUDA tests (CuPy and PyTorch arrays), against this
+# build's libhive.so and the package's sources, so that nothing is installed
+# (the GPU machine has no network).  Without pytest, or without CuPy and
+# PyTorch, they are reported as not run.
+if [ $soak_only = 0 ]; then
+  step "python: CUDA tests"
+  if python3 -c "import pytest, numpy" 2>/dev/null &&
+     python3 -c "import importlib.util as u, sys; sys.exit(not (u.find_spec('cupy') or u.find_spec('torch')))"; then
+    HIVE_LIBRARY="$(pwd)/$build/src/libhive.so" PYTHONPATH="$(pwd)/python" HIVE_REQUIRE_GPU=1 \
+      timeout 300 python3 -m pytest -q python/tests/test_cuda.py 2>&1 | tee "$out/python-cuda.log" | tail -5
+    [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+  else
+    echo "NOT RUN: python3 lacks pytest and numpy, or both CuPy and PyTorch" | tee "$out/python-cuda.log"
+  fi
 fi
 
 if [ $soak_only = 0 ]; then

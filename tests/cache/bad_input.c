@@ -55,13 +55,6 @@ static hive_cache *open_small(hive_score_policy policy, hive_value_type vt, uint
     return ct_open(&T, &c);
 }
 
-static uint64_t size_of(hive_cache *c)
-{
-    uint64_t s = 0;
-    HT_MUST(hive_cache_size(c, &s));
-    return s;
-}
-
 /* ---------------------------------------------------------------- handles */
 
 static size_t write_nothing(void *ctx, const void *p, size_t n)
@@ -225,7 +218,7 @@ static void bad_arguments(ct_bufs *b)
     do {                                                        \
         HT_CHECK_STATUS(expr, INV, "%s", #expr);                \
         EXPECT_ERROR_NAMES(what, #expr);                        \
-        HT_CHECK_EQ(size_of(c), 0, "size after %s", #expr);     \
+        HT_CHECK_EQ(ct_size(c), 0, "size after %s", #expr);     \
     } while (0)
     NULLARG(hive_cache_insert_or_assign(c, n, NULL, b->values, NULL, NULL, NULL), "keys");
     NULLARG(hive_cache_insert_or_assign(c, n, b->keys, NULL, NULL, NULL, NULL), "values");
@@ -258,7 +251,7 @@ static void bad_arguments(ct_bufs *b)
     HT_MUST(hive_cache_insert_or_assign(c, n, b->keys, b->values, NULL, NULL, NULL));
     count = 7;
     HT_CHECK_STATUS(hive_cache_erase_if(c, NULL, &count, NULL), INV, "%s", "erase_if(NULL filter)");
-    HT_CHECK_EQ(size_of(c), n, "erase_if(NULL filter) erases nothing");
+    HT_CHECK_EQ(ct_size(c), n, "erase_if(NULL filter) erases nothing");
     HT_MUST(hive_cache_clear(c, NULL));
     /* n beyond 2^40. */
     HT_CHECK_STATUS(hive_cache_insert_or_assign(c, huge, b->keys, b->values, NULL, NULL, NULL), INV, "%s", "n = 2^40+1");
@@ -279,7 +272,7 @@ static void bad_arguments(ct_bufs *b)
     HT_CHECK_STATUS(hive_cache_insert_or_assign(c, 1, b->keys, b->values + 2, NULL, NULL, NULL), INV, "%s",
                     "values misaligned");
     EXPECT_ERROR_NAMES("values", "misaligned values");
-    HT_CHECK_EQ(size_of(c), 0, "nothing stored by rejected calls");
+    HT_CHECK_EQ(ct_size(c), 0, "nothing stored by rejected calls");
     /* Export ranges. */
     uint64_t cap = 0;
     HT_MUST(hive_cache_capacity(c, &cap));
@@ -301,7 +294,7 @@ static void bad_arguments(ct_bufs *b)
                     "scores to LRU find_or_insert");
     HT_CHECK_STATUS(hive_cache_accum_or_assign(c, n, b->keys, b->values, b->flags, b->scores, NULL, NULL), INV, "%s",
                     "scores to LRU accum");
-    HT_CHECK_EQ(size_of(c), 0, "nothing stored by calls with scores on LRU");
+    HT_CHECK_EQ(ct_size(c), 0, "nothing stored by calls with scores on LRU");
     /* CUDA: pageable host memory. */
     if (T.backend == HIVE_BACKEND_CUDA) {
         uint64_t *host = malloc(n * 8);
@@ -310,7 +303,7 @@ static void bad_arguments(ct_bufs *b)
                         "pageable keys");
         EXPECT_ERROR_NAMES("keys", "pageable keys");
         free(host);
-        HT_CHECK_EQ(size_of(c), 0, "nothing stored from pageable memory");
+        HT_CHECK_EQ(ct_size(c), 0, "nothing stored from pageable memory");
     }
     ct_close(c);
 #undef NULLARG
@@ -329,14 +322,14 @@ static void bad_arguments(ct_bufs *b)
         HT_CHECK_STATUS(hive_cache_accum_or_assign(c, n, b->keys, b->values, b->flags, NULL, NULL, NULL), INV, "%s",
                         "accum");
         HT_CHECK_STATUS(hive_cache_assign(c, n, b->keys, b->values, NULL, b->found, NULL), INV, "%s", "assign");
-        HT_CHECK_EQ(size_of(c), 0, "nothing stored");
+        HT_CHECK_EQ(ct_size(c), 0, "nothing stored");
         ct_close(c);
     }
     ht_context("scores given to EPOCH_LRU");
     c = open_small(HIVE_SCORE_EPOCH_LRU, HIVE_VALUE_F32, 4);
     HT_CHECK_STATUS(hive_cache_insert_or_assign(c, n, b->keys, b->values, b->scores, NULL, NULL), INV, "%s", "upsert");
     HT_CHECK_STATUS(hive_cache_assign(c, n, b->keys, b->values, b->scores, b->found, NULL), INV, "%s", "assign");
-    HT_CHECK_EQ(size_of(c), 0, "nothing stored");
+    HT_CHECK_EQ(ct_size(c), 0, "nothing stored");
     /* assign_scores takes scores whatever the policy. */
     HT_MUST(hive_cache_insert_or_assign(c, n, b->keys, b->values, NULL, NULL, NULL));
     HT_CHECK_STATUS(hive_cache_assign_scores(c, n, b->keys, b->scores, b->found, NULL), HIVE_SUCCESS, "%s",
@@ -352,7 +345,7 @@ static void bad_arguments(ct_bufs *b)
     memset(b->flags, 0, n);
     HT_CHECK_STATUS(hive_cache_accum_or_assign(c, n, b->keys, b->values, b->flags, NULL, b->results, NULL),
                     HIVE_ERROR_UNSUPPORTED, "%s", "accum on BYTES");
-    HT_CHECK_EQ(size_of(c), 0, "nothing stored by the refused accum");
+    HT_CHECK_EQ(ct_size(c), 0, "nothing stored by the refused accum");
     HT_MUST(hive_cache_insert_or_assign(c, n, b->keys, b->values, NULL, NULL, NULL));
     HT_MUST(hive_cache_find(c, n, b->keys, b->values_out, b->found, NULL, NULL));
     HT_CHECK(memcmp(b->values_out, b->values, n * 16) == 0, "%s", "BYTES values round trip");
@@ -383,7 +376,7 @@ static void reserved_keys(ct_bufs *b)
     for (uint64_t i = 0; i < n; i++)
         HT_CHECK_EQ(b->results[i], is_res[i] ? HIVE_RESULT_REJECTED_RESERVED : HIVE_RESULT_INSERTED,
                     "upsert result %llu", (unsigned long long)i);
-    HT_CHECK_EQ(size_of(c), 5, "the others stored");
+    HT_CHECK_EQ(ct_size(c), 5, "the others stored");
     HT_CHECK_STATUS(hive_cache_find(c, n, b->keys, b->values_out, b->found, NULL, NULL), RK, "%s", "find");
     for (uint64_t i = 0; i < n; i++)
         HT_CHECK_EQ(b->found[i], !is_res[i], "find found %llu", (unsigned long long)i);
@@ -416,7 +409,7 @@ static void reserved_keys(ct_bufs *b)
     for (uint64_t i = 0; i < n; i++)
         HT_CHECK_EQ(b->results[i], is_res[i] ? HIVE_RESULT_REJECTED_RESERVED : HIVE_RESULT_ERASED, "erase result %llu",
                     (unsigned long long)i);
-    HT_CHECK_EQ(size_of(c), 0, "all erased");
+    HT_CHECK_EQ(ct_size(c), 0, "all erased");
     ct_close(c);
 }
 
@@ -461,7 +454,7 @@ static int oom_child(void)
     int code = 0;
     if (s == HIVE_ERROR_OUT_OF_MEMORY) {
         code = 11;
-        HT_CHECK_EQ(size_of(c), 64, "size after a save out of memory");
+        HT_CHECK_EQ(ct_size(c), 64, "size after a save out of memory");
         HT_MUST(hive_cache_find(c, 64, b.keys, b.values_out, b.found, NULL, NULL));
         for (int i = 0; i < 64; i++)
             HT_CHECK(b.found[i] && ct_value_check(b.values_out + i * 16, HIVE_VALUE_I32, 4, b.keys[i], 0),

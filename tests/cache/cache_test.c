@@ -26,6 +26,13 @@ hive_cache_config ct_config(const ht_target *t)
     return c;
 }
 
+uint64_t ct_size(hive_cache *cache)
+{
+    uint64_t size = 0;
+    HT_MUST(hive_cache_size(cache, &size));
+    return size;
+}
+
 hive_cache *ct_open(const ht_target *t, const hive_cache_config *config)
 {
     hive_cache *cache = NULL;

@@ -28,6 +28,8 @@ hive_cache_config ct_config(const ht_target *t);
  * HIVE_REQUIRE_GPU=1), exit 1 for any other failure. */
 hive_cache *ct_open(const ht_target *t, const hive_cache_config *config);
 void ct_close(hive_cache *cache);
+/* The cache's size, or leaves the process as HT_MUST does. */
+uint64_t ct_size(hive_cache *cache);
 /* Opens and closes a small cache, so that a program skips before it does
  * anything else on a backend that is not there. */
 void ct_require_backend(const ht_target *t);

@@ -83,13 +83,6 @@ static uint64_t cap_of(hive_cache *c)
     return cap;
 }
 
-static uint64_t size_of(hive_cache *c)
-{
-    uint64_t s = 0;
-    HT_MUST(hive_cache_size(c, &s));
-    return s;
-}
-
 static const uint64_t *scores_arg(hive_score_policy p, const ct_bufs *b)
 {
     return hive_cache_policy_takes_scores(p) ? b->scores : NULL;
@@ -140,12 +133,12 @@ static void part_a(void)
                         b.scores[i] = k <= m ? 1 : k <= m + n ? 2 : 0;
                         ct_value_make(b.values + i * VB, VT, DIM, k, 0);
                     }
-                    uint64_t before = size_of(c), count = UINT64_MAX;
+                    uint64_t before = ct_size(c), count = UINT64_MAX;
                     HT_CHECK_STATUS(hive_cache_insert_and_evict(c, nb, b.keys, b.values, scores_arg(policy, &b),
                                                                 b.ev_keys, b.ev_values, b.ev_scores, &count,
                                                                 NULL),
                                     HIVE_SUCCESS, "batch at key %llu", (unsigned long long)next);
-                    uint64_t after = size_of(c);
+                    uint64_t after = ct_size(c);
                     HT_CHECK(count <= nb, "evicted count %llu of a batch of %zu", (unsigned long long)count, nb);
                     if (count > nb)
                         count = 0;
@@ -414,7 +407,7 @@ static void part_d(void)
             for (size_t i = 0; i < ne; i++)
                 bad += b.results[i] != HIVE_RESULT_ERASED;
             HT_CHECK_EQ(bad, 0, "erase results other than ERASED");
-            uint64_t before = size_of(c);
+            uint64_t before = ct_size(c);
             HT_CHECK_EQ(before, s.n - ne, "size after erasing half");
             for (size_t i = 0; i < ne; i++) {
                 b.keys[i] = next + 1000000;
@@ -426,7 +419,7 @@ static void part_d(void)
             HT_CHECK_STATUS(hive_cache_insert_and_evict(c, ne, b.keys, b.values, scores_arg(policy, &b), b.ev_keys,
                                                         b.ev_values, b.ev_scores, &count, NULL),
                             HIVE_SUCCESS, "re-insert");
-            uint64_t after = size_of(c), was_erased = 0, unknown = 0;
+            uint64_t after = ct_size(c), was_erased = 0, unknown = 0;
             for (uint64_t e = 0; e < count && e < ne; e++) {
                 uint64_t k = b.ev_keys[e];
                 if (ht_ref_get(&erased, k, NULL))
@@ -644,7 +637,7 @@ static void part_f(void)
         HT_MUST(hive_cache_contains(c, 8, b.keys, b.found, NULL));
         for (int i = 0; i < 8; i++)
             HT_CHECK_EQ(b.found[i], 0, "refused key %d absent", i);
-        HT_CHECK_EQ(size_of(c), slots, "size after refusals");
+        HT_CHECK_EQ(ct_size(c), slots, "size after refusals");
         /* A tie with the minimum is admitted. */
         b.keys[0] = keys[slots + 8];
         b.scores[0] = 1000;
@@ -682,7 +675,7 @@ static void part_f(void)
         HT_MUST(hive_cache_contains(c, 3, b.keys, b.found, NULL));
         HT_CHECK(b.found[0] == 0 && b.found[1] == 1 && b.found[2] == 0, "after the tie: %u %u %u (want 0 1 0)",
                  b.found[0], b.found[1], b.found[2]);
-        HT_CHECK_EQ(size_of(c), slots, "size");
+        HT_CHECK_EQ(ct_size(c), slots, "size");
         ht_ref_free(&taken);
         free(keys);
         ct_bufs_free(&b);
@@ -777,7 +770,7 @@ static void part_h(void)
             ct_bufs_init(&b, &T, batch, VB);
             load[si][dual] = -1;
             for (uint64_t done = 0; done < 2 * cap && load[si][dual] < 0; done += batch) {
-                uint64_t before = size_of(c);
+                uint64_t before = ct_size(c);
                 for (size_t i = 0; i < batch; i++) {
                     b.keys[i] = next++;
                     ct_value_make(b.values + i * VB, VT, DIM, b.keys[i], 0);

@@ -57,13 +57,6 @@ static hive_cache *open_cache(hive_score_policy p, uint64_t capacity, uint32_t s
     return ct_open(&T, &c);
 }
 
-static uint64_t size_of(hive_cache *c)
-{
-    uint64_t s = 0;
-    HT_MUST(hive_cache_size(c, &s));
-    return s;
-}
-
 /* Fills c with n new keys (values f(key), unique scores for CUSTOM). */
 static void fill(hive_cache *c, hive_score_policy p, uint64_t n, uint64_t first_key)
 {
@@ -289,7 +282,7 @@ static void round_trips(hive_score_policy p)
         b = open_cache(p, cap, 32, 1, DIM);
         HT_CHECK_STATUS(hive_cache_load(b, mem_read, &t, &count), HIVE_ERROR_INVALID_ARGUMENT, "damaged byte %zu",
                         at[d]);
-        HT_CHECK_EQ(size_of(b), 0, "nothing loaded from a damaged header (byte %zu)", at[d]);
+        HT_CHECK_EQ(ct_size(b), 0, "nothing loaded from a damaged header (byte %zu)", at[d]);
         ct_close(b);
         free(t.p);
     }
@@ -298,7 +291,7 @@ static void round_trips(hive_score_policy p)
     HT_CHECK_STATUS(hive_cache_load(b, mem_read, &m, &count), HIVE_ERROR_INVALID_ARGUMENT, "%s",
                     "a stream of dim 3 into a cache of dim 4");
     HT_CHECK(strstr(hive_last_error(), "dim") != NULL, "the error names the dim: \"%s\"", hive_last_error());
-    HT_CHECK_EQ(size_of(b), 0, "nothing loaded across dims");
+    HT_CHECK_EQ(ct_size(b), 0, "nothing loaded across dims");
     ct_close(b);
 
     /* A write callback that takes less than given. */
@@ -311,7 +304,7 @@ static void round_trips(hive_score_policy p)
                  hive_last_error());
         free(w.p);
     }
-    HT_CHECK_EQ(size_of(a), sa.n, "a failed save leaves the cache");
+    HT_CHECK_EQ(ct_size(a), sa.n, "a failed save leaves the cache");
     free(m.p);
     ct_snap_free(&sa);
     ct_close(a);
@@ -439,7 +432,7 @@ static void empty_cache(void)
     count = 99;
     HT_CHECK_STATUS(hive_cache_load(a, mem_read, &m, &count), HIVE_SUCCESS, "%s", "load of an empty stream");
     HT_CHECK_EQ(count, 0, "entries loaded");
-    HT_CHECK_EQ(size_of(a), 0, "size");
+    HT_CHECK_EQ(ct_size(a), 0, "size");
     HT_CHECK_STATUS(hive_cache_save(a, mem_write, &m, NULL), HIVE_SUCCESS, "%s", "save with a NULL count");
     free(m.p);
     ct_close(a);

@@ -5,6 +5,8 @@ HIVE_REQUIRE_GPU=1 (as for the C tests), which makes that a failure.
 """
 
 import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -89,3 +91,11 @@ def test_cache(framework):
         evicted_keys, _, _ = cache.insert_and_evict(device(np.arange(5000, 6000), np.uint64),
                                                     device(np.zeros((1000, 8)), np.float32))
         assert cache.size() + len(evicted_keys) >= 1000
+
+
+@pytest.mark.skipif("torch" not in FRAMEWORKS, reason="the example's CUDA path takes PyTorch tensors")
+def test_embedding_cache_example_on_cuda():
+    example = os.path.join(os.path.dirname(__file__), "..", "examples", "embedding_cache.py")
+    output = subprocess.run([sys.executable, example, "--backend", "cuda", "--steps", "10"],
+                            check=True, capture_output=True, text=True).stdout
+    assert "on cuda" in output and "matches the dense reference" in output

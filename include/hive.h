@@ -149,7 +149,8 @@ typedef struct hive_config {
                                  fraction at a later resize or compaction once they are gone; a
                                  stash whose pairs would not all fit a smaller one keeps its
                                  size.  0: no stash */
-    uint32_t threads;         /* CPU backend worker threads; 0 = one per online core */
+    uint32_t threads;         /* CPU backend worker threads; 0 = one per online core.  Tables and
+                                 caches with the same count share one pool of workers */
     uint32_t bucket_slots;    /* CUDA geometry: slots per bucket, power of two in 4..32; 0 = tuned default */
     uint32_t lanes_per_op;    /* CUDA geometry: lanes sharing one key, power of two in 1..bucket_slots; 0 = tuned default */
     hive_design design;       /* default HIVE_DESIGN_HIVE */
@@ -375,7 +376,8 @@ typedef struct hive_cache_config {
     uint32_t dual_bucket;       /* 1: two buckets per key; a new key fills the emptier one, and a
                                    full pair evicts the lower minimum (higher load before the first
                                    eviction, better retention; one more bucket read per miss) */
-    uint32_t threads;           /* CPU backend worker threads; 0 = one per online core */
+    uint32_t threads;           /* CPU backend worker threads; 0 = one per online core (shared
+                                   with every table and cache of the same count) */
 } hive_cache_config;
 
 #define HIVE_CACHE_CONFIG_INIT                                                      \

@@ -399,7 +399,7 @@ static hive_status cpu_cache_create(const hive_cache_config *config, uint64_t bu
     cc->view.value_bytes = vb;
     cc->view.dual = config->dual_bucket;
     memset(cc->view.keys, 0xFF, (size_t)slots * sizeof(uint64_t)); /* every key EMPTY */
-    hive_status s = hive_cpu_pool_create(config->threads > 1 ? config->threads - 1 : 0, call, &cc->pool);
+    hive_status s = hive_cpu_pool_acquire(config->threads > 1 ? config->threads - 1 : 0, call, &cc->pool);
     if (s != HIVE_SUCCESS) {
         hive_cpu_unmap(cc->memory, cc->memory_bytes);
         hive_host_free(cc);
@@ -412,7 +412,7 @@ static hive_status cpu_cache_create(const hive_cache_config *config, uint64_t bu
 static void cpu_cache_destroy(void *impl)
 {
     cpu_cache *cc = impl;
-    hive_cpu_pool_destroy(cc->pool);
+    hive_cpu_pool_release(cc->pool);
     hive_cpu_unmap(cc->memory, cc->memory_bytes);
     hive_host_free(cc);
 }

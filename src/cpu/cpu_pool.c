@@ -1,4 +1,8 @@
-/* cpu_pool.c — the worker threads of a CPU table (cpu_pool.h).
+/* cpu_pool.c — the CPU backend's worker threads (cpu_pool.h).
+ *
+ * The process keeps a list of pools, one per worker count, each counting
+ * the tables that hold it; the list and the counts are guarded by
+ * `pools_lock`, taken only when a table is created or destroyed.
  *
  * One task at a time: the caller that wins `owner` publishes the task under
  * `lock`, bumps `generation` and wakes every worker; each worker runs the
@@ -26,7 +30,12 @@ struct hive_cpu_pool {
     void *arg;
     uint32_t workers;      /* threads started */
     pthread_t *threads;
+    uint32_t holders;      /* tables holding the pool (pools_lock) */
+    hive_cpu_pool *next;   /* the process's next pool (pools_lock) */
 };
+
+static pthread_mutex_t pools_lock = PTHREAD_MUTEX_INITIALIZER;
+static hive_cpu_pool *pools; /* every pool held by some table */
 
 static void *worker_main(void *p)
 {
@@ -68,7 +77,7 @@ static void pool_free(hive_cpu_pool *pool, uint32_t started)
     hive_host_free(pool);
 }
 
-hive_status hive_cpu_pool_create(uint32_t workers, const char *call, hive_cpu_pool **out)
+static hive_status pool_start(uint32_t workers, const char *call, hive_cpu_pool **out)
 {
     hive_cpu_pool *pool = hive_host_calloc(1, sizeof *pool);
     if (pool == NULL)
@@ -107,9 +116,39 @@ hive_status hive_cpu_pool_create(uint32_t workers, const char *call, hive_cpu_po
     return HIVE_SUCCESS;
 }
 
-void hive_cpu_pool_destroy(hive_cpu_pool *pool)
+hive_status hive_cpu_pool_acquire(uint32_t workers, const char *call, hive_cpu_pool **out)
 {
-    if (pool != NULL)
+    hive_status s = HIVE_SUCCESS;
+    pthread_mutex_lock(&pools_lock);
+    hive_cpu_pool *pool = pools;
+    while (pool != NULL && pool->workers != workers)
+        pool = pool->next;
+    if (pool == NULL && (s = pool_start(workers, call, &pool)) == HIVE_SUCCESS) {
+        pool->next = pools;
+        pools = pool;
+    }
+    if (s == HIVE_SUCCESS) {
+        pool->holders++;
+        *out = pool;
+    }
+    pthread_mutex_unlock(&pools_lock);
+    return s;
+}
+
+void hive_cpu_pool_release(hive_cpu_pool *pool)
+{
+    if (pool == NULL)
+        return;
+    pthread_mutex_lock(&pools_lock);
+    int last = --pool->holders == 0;
+    if (last) {
+        hive_cpu_pool **link = &pools;
+        while (*link != pool)
+            link = &(*link)->next;
+        *link = pool->next;
+    }
+    pthread_mutex_unlock(&pools_lock);
+    if (last)
         pool_free(pool, pool->workers);
 }
 

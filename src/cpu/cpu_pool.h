@@ -1,6 +1,9 @@
-/* cpu_pool.h — a table's worker threads.  They are started once, with the
- * table, and sleep between batches: a batch wakes them with one broadcast
- * instead of paying pthread_create and join for every call. */
+/* cpu_pool.h — the CPU backend's worker threads.  They are started once and
+ * sleep between batches: a batch wakes them with one broadcast instead of
+ * paying pthread_create and join for every call.  Every table and cache of
+ * the process that asks for the same number of workers shares one pool, so
+ * that a program holding hundreds of small tables does not hold hundreds of
+ * idle threads per core. */
 #ifndef HIVE_CPU_POOL_H
 #define HIVE_CPU_POOL_H
 
@@ -11,13 +14,15 @@
 
 typedef struct hive_cpu_pool hive_cpu_pool;
 
-/* Starts `workers` threads (0 is allowed: every task then runs on its
- * caller).  Returns OUT_OF_MEMORY, naming `call`, if memory or a thread
- * cannot be had; nothing is left running then. */
-hive_status hive_cpu_pool_create(uint32_t workers, const char *call, hive_cpu_pool **pool);
+/* The process's pool of `workers` threads (0 is allowed: every task then
+ * runs on its caller), started by the first table that asks for it.
+ * Returns OUT_OF_MEMORY, naming `call`, if memory or a thread cannot be
+ * had; nothing is left running then.  Thread-safe. */
+hive_status hive_cpu_pool_acquire(uint32_t workers, const char *call, hive_cpu_pool **pool);
 
-/* Stops and joins the workers.  No task may be running. */
-void hive_cpu_pool_destroy(hive_cpu_pool *pool);
+/* Gives the pool back; the last table to hold it stops and joins its
+ * workers.  None of the caller's tasks may be running.  NULL is a no-op. */
+void hive_cpu_pool_release(hive_cpu_pool *pool);
 
 /* Runs task(arg) on every worker and on the calling thread at once and
  * returns when all of them have returned; the task shares out its own work.

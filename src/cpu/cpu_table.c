@@ -127,7 +127,7 @@ static hive_status cpu_create(const hive_config *c, void **impl)
     uint64_t buckets = c->initial_capacity / ct->S + (c->initial_capacity % ct->S != 0);
     hive_status s = store_create(ct, buckets, &ct->store, call);
     if (s == HIVE_SUCCESS)
-        s = hive_cpu_pool_create(c->threads > 1 ? c->threads - 1 : 0, call, &ct->pool);
+        s = hive_cpu_pool_acquire(c->threads > 1 ? c->threads - 1 : 0, call, &ct->pool);
     if (s != HIVE_SUCCESS) {
         store_free(&ct->store);
         hive_host_free(ct);
@@ -140,7 +140,7 @@ static hive_status cpu_create(const hive_config *c, void **impl)
 static void cpu_destroy(void *impl)
 {
     hive_cpu_table *ct = impl;
-    hive_cpu_pool_destroy(ct->pool);
+    hive_cpu_pool_release(ct->pool);
     store_free(&ct->store);
     hive_cpu_stash_free(&ct->next_stash);
     hive_host_free(ct);

@@ -71,6 +71,10 @@ extern "C" {
 #define HIVE_VERSION_MINOR 1
 #define HIVE_VERSION_PATCH 0
 
+/* The version of the library the program runs with, which may be newer than
+ * the header it was built with: major * 10000 + minor * 100 + patch. */
+HIVE_API uint32_t hive_version(void);
+
 /* ---------------------------------------------------------------- status */
 
 typedef enum hive_status {
@@ -124,13 +128,16 @@ typedef enum hive_design {
 
 /* Raised whenever the config's layout changes in a way struct_size cannot
  * tell.  2: `design`, which took what was the struct's tail padding (its
- * size stayed 80 bytes), so a config from an older header is told by its
- * version 1 and rejected rather than read with padding for a design. */
+ * size stayed 80 bytes), so a config of version 1 (an older header) is read
+ * without its padding: its design is the default. */
 #define HIVE_CONFIG_VERSION 2u
 
-/* Table configuration.  Start from HIVE_CONFIG_INIT and change fields; a
- * config whose struct_size or version does not match this header, or whose
- * fields are inconsistent, is rejected with HIVE_ERROR_INVALID_ARGUMENT. */
+/* Table configuration.  Start from HIVE_CONFIG_INIT (or hive_config_init)
+ * and change fields.  A config from an older header (a smaller struct_size
+ * or an older version) is accepted, the fields it lacks taking their
+ * defaults; one from a newer header, one not started from the initialiser,
+ * or one whose fields are inconsistent, is rejected with
+ * HIVE_ERROR_INVALID_ARGUMENT. */
 typedef struct hive_config {
     uint32_t struct_size;     /* sizeof(hive_config), set by HIVE_CONFIG_INIT */
     uint32_t version;         /* HIVE_CONFIG_VERSION, set by HIVE_CONFIG_INIT */
@@ -163,6 +170,10 @@ typedef struct hive_config {
             HIVE_DESIGN_HIVE                                                    \
     }
 
+/* What HIVE_CONFIG_INIT gives, as a function (for bindings that cannot
+ * expand a macro).  NULL is ignored. */
+HIVE_API void hive_config_init(hive_config *config);
+
 /* ---------------------------------------------------------------- table */
 
 typedef struct hive_table hive_table;
@@ -184,7 +195,8 @@ HIVE_API hive_status hive_create(const hive_config *config, hive_table **table);
 HIVE_API hive_status hive_destroy(hive_table *table);
 
 /* The configuration the table was created with, with defaults resolved
- * (backend, geometry, thread count); its design among them. */
+ * (backend, geometry, thread count); its design among them.  A config whose
+ * struct_size is an older header's size gets only the fields it has. */
 HIVE_API hive_status hive_get_config(const hive_table *table, hive_config *config);
 
 /* ---------------------------------------------------------------- bulk operations */
@@ -385,6 +397,9 @@ typedef struct hive_cache_config {
         (uint32_t)sizeof(hive_cache_config), HIVE_CACHE_CONFIG_VERSION, HIVE_BACKEND_AUTO, 0, \
             1048576u, 1u, HIVE_VALUE_F32, HIVE_SCORE_LRU, 0u, 0u, 0u                \
     }
+
+/* What HIVE_CACHE_CONFIG_INIT gives, as a function.  NULL is ignored. */
+HIVE_API void hive_cache_config_init(hive_cache_config *config);
 
 typedef struct hive_cache hive_cache;
 

@@ -110,9 +110,10 @@ class Config(ctypes.Structure):
 
 
 def config_init():
-    """HIVE_CONFIG_INIT."""
-    return Config(ctypes.sizeof(Config), CONFIG_VERSION, Backend.AUTO, 0, KeyWidth.KV32, 1024, 0.9, 0.25,
-                  67108864, 8, 0.01, 0, 0, 0, Design.HIVE)
+    """HIVE_CONFIG_INIT, as the library gives it (hive_config_init)."""
+    config = Config()
+    hive_config_init(ctypes.byref(config))
+    return config
 
 
 # ---------------------------------------------------------------- table
@@ -218,9 +219,16 @@ class CacheConfig(ctypes.Structure):
 
 
 def cache_config_init():
-    """HIVE_CACHE_CONFIG_INIT."""
-    return CacheConfig(ctypes.sizeof(CacheConfig), CACHE_CONFIG_VERSION, Backend.AUTO, 0, 1048576, 1,
-                       ValueType.F32, ScorePolicy.LRU, 0, 0, 0)
+    """HIVE_CACHE_CONFIG_INIT, as the library gives it (hive_cache_config_init)."""
+    config = CacheConfig()
+    hive_cache_config_init(ctypes.byref(config))
+    return config
+
+
+def library_version():
+    """(major, minor, patch) of the libhive loaded, which may differ from VERSION, this package's header's."""
+    packed = hive_version()
+    return packed // 10000, packed // 100 % 100, packed % 100
 
 
 class CacheFilter(ctypes.Structure):
@@ -243,6 +251,9 @@ cache_read_fn = ctypes.CFUNCTYPE(ctypes.c_size_t, ctypes.c_void_p, ctypes.c_void
 _status = ctypes.c_int
 _P = ctypes.POINTER
 _functions = {
+    "hive_version": (ctypes.c_uint32, []),
+    "hive_config_init": (None, [_P(Config)]),
+    "hive_cache_config_init": (None, [_P(CacheConfig)]),
     "hive_status_string": (ctypes.c_char_p, [_status]),
     "hive_last_error": (ctypes.c_char_p, []),
     "hive_create": (_status, [_P(Config), _P(_table_p)]),

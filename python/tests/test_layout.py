@@ -48,9 +48,18 @@ def test_config_init_is_accepted():
     _lib.check(_lib.hive_destroy(table))
 
 
+def test_init_matches_this_header_and_library():
+    config, cache_config = _lib.config_init(), _lib.cache_config_init()
+    assert (config.struct_size, config.version) == (ctypes.sizeof(_lib.Config), _lib.CONFIG_VERSION)
+    assert (cache_config.struct_size, cache_config.version) == (ctypes.sizeof(_lib.CacheConfig),
+                                                                _lib.CACHE_CONFIG_VERSION)
+    assert config.design == _lib.Design.HIVE and config.max_load_factor == 0.9
+    assert _lib.library_version() == _lib.VERSION
+
+
 def test_a_bad_config_raises_with_status_and_text():
     config = _lib.config_init()
-    config.version = 1
+    config.version = _lib.CONFIG_VERSION + 1
     with pytest.raises(_lib.HiveError) as caught:
         _lib.check(_lib.hive_create(ctypes.byref(config), ctypes.byref(ctypes.c_void_p())))
     assert caught.value.status == _lib.Status.ERROR_INVALID_ARGUMENT

@@ -124,7 +124,7 @@ hive_status hive_get_config(const hive_table *table, hive_config *config)
     hive_status s = config != NULL ? HIVE_SUCCESS
                                    : hive_fail(HIVE_ERROR_INVALID_ARGUMENT, call, "config is NULL");
     if (s == HIVE_SUCCESS)
-        *config = table->config;
+        memcpy(config, &table->config, hive_config_bytes_of(config));
     table_leave(t);
     return s;
 }

@@ -2,20 +2,55 @@
  * default resolved (backend, geometry, threads), and the backend picked.  The
  * one place defaults live: backends get the resolved config and may only
  * reject it. */
+#include <string.h>
 #include <unistd.h>
 
 #include "api/table.h"
 #include "base/check.h"
 
+void hive_config_init(hive_config *config)
+{
+    static const hive_config defaults = HIVE_CONFIG_INIT;
+    if (config != NULL)
+        *config = defaults;
+}
+
+uint32_t hive_version(void)
+{
+    return HIVE_VERSION_MAJOR * 10000u + HIVE_VERSION_MINOR * 100u + HIVE_VERSION_PATCH;
+}
+
+uint32_t hive_config_bytes_of(const hive_config *c)
+{
+    return c->struct_size >= HIVE_OLDEST_CONFIG_SIZE && c->struct_size < sizeof *c ? c->struct_size
+                                                                                     : (uint32_t)sizeof *c;
+}
+
+/* The caller's config as this header's: what an older header's config
+ * lacks (a shorter struct, or version 1's `design`, which was padding then)
+ * takes its default. */
+static hive_status upgrade_config(const hive_config *in, hive_config *out)
+{
+    static const char call[] = "hive_create";
+    HIVE_CHECK_ARG(in != NULL, call, "config is NULL");
+    HIVE_CHECK_ARG(in->struct_size >= HIVE_OLDEST_CONFIG_SIZE && in->struct_size <= sizeof(hive_config), call,
+                   "config.struct_size is %u, expected %u (or an older header's, down to %u): start from "
+                   "HIVE_CONFIG_INIT",
+                   in->struct_size, (unsigned)sizeof(hive_config), HIVE_OLDEST_CONFIG_SIZE);
+    HIVE_CHECK_ARG(in->version >= 1 && in->version <= HIVE_CONFIG_VERSION, call,
+                   "config.version is %u, this library takes 1..%u", in->version, HIVE_CONFIG_VERSION);
+    hive_config_init(out);
+    memcpy(out, in, in->struct_size);
+    if (in->version < 2)
+        out->design = HIVE_DESIGN_HIVE;
+    out->struct_size = sizeof *out;
+    out->version = HIVE_CONFIG_VERSION;
+    return HIVE_SUCCESS;
+}
+
 static hive_status check_config(const hive_config *c)
 {
     static const char call[] = "hive_create";
-    HIVE_CHECK_ARG(c != NULL, call, "config is NULL");
-    HIVE_CHECK_ARG(c->struct_size == sizeof(hive_config), call,
-                   "config.struct_size is %u, expected %u: start from HIVE_CONFIG_INIT",
-                   c->struct_size, (unsigned)sizeof(hive_config));
-    HIVE_CHECK_ARG(c->version == HIVE_CONFIG_VERSION, call,
-                   "config.version is %u, this library takes %u", c->version, HIVE_CONFIG_VERSION);
     HIVE_CHECK_ARG(c->backend == HIVE_BACKEND_AUTO || c->backend == HIVE_BACKEND_CUDA ||
                        c->backend == HIVE_BACKEND_CPU,
                    call, "config.backend %d is not a hive_backend", (int)c->backend);
@@ -96,8 +131,9 @@ static void resolve_geometry(hive_config *c)
 hive_status hive_config_resolve(const hive_config *config, hive_config *resolved,
                                 const hive_backend_ops **ops)
 {
-    HIVE_TRY(check_config(config));
-    hive_config c = *config;
+    hive_config c;
+    HIVE_TRY(upgrade_config(config, &c));
+    HIVE_TRY(check_config(&c));
     if (c.threads == 0) {
         long cores = sysconf(_SC_NPROCESSORS_ONLN);
         c.threads = cores > 0 ? (uint32_t)cores : 1u;

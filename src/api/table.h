@@ -35,8 +35,17 @@ struct hive_table {
     pthread_rwlock_t resize_lock; /* operations share it; resizing takes it alone */
 };
 
-/* config.c: checks *config, resolves its defaults into *resolved and picks
- * the backend that will hold the table. */
+/* The smallest hive_config any header had (versions 1 and 2: 80 bytes). */
+#define HIVE_OLDEST_CONFIG_SIZE 80u
+
+/* config.c: the bytes of a hive_config the caller's header has (its
+ * struct_size when that names an older header's size, else this one's):
+ * what hive_get_config may write. */
+uint32_t hive_config_bytes_of(const hive_config *c);
+
+/* config.c: checks *config (upgraded from an older header's layout),
+ * resolves its defaults into *resolved and picks the backend that will hold
+ * the table. */
 hive_status hive_config_resolve(const hive_config *config, hive_config *resolved,
                                 const hive_backend_ops **ops);
 

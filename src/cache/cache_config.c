@@ -16,6 +16,13 @@
  * then one 32-byte sector, so that a miss reads one sector (hive.h). */
 #define DEFAULT_BUCKET_SLOTS 32u
 
+void hive_cache_config_init(hive_cache_config *config)
+{
+    static const hive_cache_config defaults = HIVE_CACHE_CONFIG_INIT;
+    if (config != NULL)
+        *config = defaults;
+}
+
 static hive_status check_config(const hive_cache_config *c)
 {
     static const char call[] = "hive_cache_create";

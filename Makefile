@@ -9,14 +9,18 @@ BENCH_ARGS ?= quick
 FUZZ_SECONDS ?= 60
 FUZZ_CC ?= clang
 PYENV ?= $(BUILD)/pyenv
+# GPU code the build holds: the GPUs of this machine where it has any, else
+# Hopper's alone (a compile check: the CUDA tests skip without a GPU).  An
+# installed build (cmake without this, pip) holds every generation from 7.5.
+CUDA_ARCHS ?= $(shell nvidia-smi -L >/dev/null 2>&1 && echo native || echo 90)
 
-.PHONY: all configure test test-python bench gpu-check test-sanitize fuzz plots install clean
+.PHONY: all configure test test-python bench gpu-check arch-check test-sanitize fuzz plots install clean
 
 all: configure
 	cmake --build $(BUILD) -j $(JOBS)
 
 configure:
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=$(CUDA_ARCHS) $(CMAKE_FLAGS)
 
 test: all
 	ctest --test-dir $(BUILD) $(CTEST_FLAGS) -j $(JOBS)
@@ -51,6 +55,11 @@ fuzz:
 	cmake -S . -B $(BUILD)-fuzz -DCMAKE_C_COMPILER=$(FUZZ_CC) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHIVE_WITH_CUDA=OFF -DHIVE_BUILD_BENCH=OFF -DHIVE_FUZZ=ON
 	cmake --build $(BUILD)-fuzz -j $(JOBS) --target hive-fuzz
 	bash tests/fuzz/run.sh $(BUILD)-fuzz/tests/hive-fuzz $(FUZZ_SECONDS) $(BUILD)-fuzz/fuzz
+
+# The kernels compiled for every GPU generation an installed build holds
+# (tools/arch-check.sh): no GPU needed.
+arch-check:
+	bash tools/arch-check.sh
 
 # For the GPU machine: sm_90 build, GPU tests that fail (not skip) without a
 # GPU, the quick benchmark; logs and results are copied to $OUT when set.

@@ -174,14 +174,15 @@ typedef struct hive_backend_ops {
 extern const hive_backend_ops hive_cpu_backend;
 
 /* The backend a table asking for `requested` on `device` gets: AUTO becomes
- * CUDA where a GPU is usable (in a build with CUDA), else the CPU; the
- * others stay (api/config.c; the dictionary and the cache table both). */
-hive_backend hive_backend_resolve(hive_backend requested, int device);
+ * CUDA where the GPU runs the table's kernels (in a build with CUDA; KV64
+ * dictionary slots need more of it: kv64_slots 1), else the CPU; the others
+ * stay (api/config.c; the dictionary and the cache table both). */
+hive_backend hive_backend_resolve(hive_backend requested, int device, int kv64_slots);
 
 #ifdef HIVE_WITH_CUDA
 extern const hive_backend_ops hive_cuda_backend;
-/* 1 if a CUDA device is usable (used by HIVE_BACKEND_AUTO). */
-int hive_cuda_device_usable(int device);
+/* 1 if a CUDA device runs the kernels (used by HIVE_BACKEND_AUTO). */
+int hive_cuda_device_usable(int device, int kv64_slots);
 #endif
 
 #ifdef __cplusplus

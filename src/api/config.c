@@ -89,14 +89,15 @@ static hive_status check_config(const hive_config *c)
     return HIVE_SUCCESS;
 }
 
-hive_backend hive_backend_resolve(hive_backend requested, int device)
+hive_backend hive_backend_resolve(hive_backend requested, int device, int kv64_slots)
 {
     if (requested != HIVE_BACKEND_AUTO)
         return requested;
 #ifdef HIVE_WITH_CUDA
-    return hive_cuda_device_usable(device) ? HIVE_BACKEND_CUDA : HIVE_BACKEND_CPU;
+    return hive_cuda_device_usable(device, kv64_slots) ? HIVE_BACKEND_CUDA : HIVE_BACKEND_CPU;
 #else
     (void)device;
+    (void)kv64_slots;
     return HIVE_BACKEND_CPU;
 #endif
 }
@@ -104,7 +105,7 @@ hive_backend hive_backend_resolve(hive_backend requested, int device)
 /* The backend's operations; NULL for CUDA in a build without it. */
 static const hive_backend_ops *pick_backend(hive_config *c)
 {
-    c->backend = hive_backend_resolve(c->backend, c->device);
+    c->backend = hive_backend_resolve(c->backend, c->device, c->key_width == HIVE_KV64);
 #ifdef HIVE_WITH_CUDA
     if (c->backend == HIVE_BACKEND_CUDA)
         return &hive_cuda_backend;

@@ -10,6 +10,11 @@
  * that a test can see the table recover from it; =N+ fails step N and every
  * later one, so that the recovery fails too.
  *
+ * And the compute capability the CUDA backend sees for a device passes
+ * through hive_test_capability(): HIVE_TEST_COMPUTE_CAPABILITY=80 makes every
+ * device look like a 8.0 (A100) one, so a test on a Hopper GPU can see what
+ * an older GPU gets (a fallback to the CPU, or UNSUPPORTED).
+ *
  * Only the tests' build of the library (hive_testing) reads these variables;
  * the installed libhive.so and libhive.a answer "no failure" without looking
  * (test_hooks.c).  In the tests' build each variable is read once per
@@ -25,6 +30,9 @@ extern "C" {
 
 int hive_alloc_should_fail(void);
 int hive_resize_step_should_fail(void);
+/* The compute capability (major * 10 + minor) to take a device of `real`
+ * for: `real` itself, except in the tests' build with the variable set. */
+int hive_test_capability(int real);
 /* calloc/aligned allocation that honours the injected failure. */
 void *hive_host_calloc(size_t count, size_t size);
 void *hive_host_aligned(size_t alignment, size_t size);

@@ -6,7 +6,8 @@
  * happens to run with HIVE_TEST_FAIL_* set gets the same library as any other.
  * With HIVE_TEST_HOOKS=1 (the tests' hive_testing library: the same objects
  * with this variant beside them, src/CMakeLists.txt) they follow
- * HIVE_TEST_FAIL_ALLOC and HIVE_TEST_FAIL_RESIZE_STEP as alloc.h describes. */
+ * HIVE_TEST_FAIL_ALLOC, HIVE_TEST_FAIL_RESIZE_STEP and
+ * HIVE_TEST_COMPUTE_CAPABILITY as alloc.h describes. */
 #include "alloc.h"
 
 #ifndef HIVE_TEST_HOOKS
@@ -14,6 +15,8 @@
 int hive_alloc_should_fail(void) { return 0; }
 
 int hive_resize_step_should_fail(void) { return 0; }
+
+int hive_test_capability(int real) { return real; }
 
 #else
 
@@ -76,6 +79,22 @@ int hive_resize_step_should_fail(void)
         return 0;
     long long step = atomic_fetch_add(&steps_taken, 1), first = setting / 2;
     return setting % 2 ? step >= first : step == first;
+}
+
+/* HIVE_TEST_COMPUTE_CAPABILITY: the capability every device is taken for;
+ * -1 when unset or empty. */
+static long long capability_setting(void)
+{
+    const char *v = getenv("HIVE_TEST_COMPUTE_CAPABILITY");
+    return (v != NULL && v[0] != '\0') ? atoll(v) : -1;
+}
+
+static _Atomic long long pretended_capability = -2;
+
+int hive_test_capability(int real)
+{
+    long long pretend = injection_load(&pretended_capability, capability_setting);
+    return pretend < 0 ? real : (int)pretend;
 }
 
 #endif

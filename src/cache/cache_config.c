@@ -64,7 +64,7 @@ static hive_status check_config(const hive_cache_config *c)
  * CUDA in a build without it. */
 static const hive_cache_backend_ops *pick_backend(hive_cache_config *c)
 {
-    c->backend = hive_backend_resolve(c->backend, c->device);
+    c->backend = hive_backend_resolve(c->backend, c->device, 0);
 #ifdef HIVE_WITH_CUDA
     if (c->backend == HIVE_BACKEND_CUDA)
         return &hive_cache_cuda_backend;

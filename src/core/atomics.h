@@ -61,11 +61,31 @@ HIVE_PROTO uint64_t hive_add_u64(uint64_t *p, uint64_t d)
     return (uint64_t)atomicAdd((unsigned long long *)p, (unsigned long long)d);
 }
 
+/* The sum of x over the 32 lanes of a warp, all of which must call it:
+ * one instruction from sm_80, a shuffle tree before. */
+HIVE_PROTO uint32_t hive_warp_sum(uint32_t x)
+{
+#if __CUDA_ARCH__ >= 800
+    return __reduce_add_sync(0xffffffffu, x);
+#else
+    for (int d = 16; d > 0; d >>= 1)
+        x += __shfl_xor_sync(0xffffffffu, x, d);
+    return x;
+#endif
+}
+
 /* KV64 slots: one 16-byte access publishes or reads a whole pair (sm_90:
  * ld.b128 and atom.cas.b128, PTX 8.3), so a reader never sees a key with
- * half of another value. */
+ * half of another value.  Older GPUs have no such access: the host never
+ * runs a KV64 table there (cuda_device.h: needed_capability), and their
+ * code for these two only traps. */
 HIVE_PROTO hive_u128 hive_load128(const hive_u128 *p)
 {
+#if __CUDA_ARCH__ < 900
+    (void)p;
+    __trap();
+    return 0;
+#else
     uint64_t lo, hi;
     asm volatile("{\n\t.reg .b128 t;\n\tld.relaxed.gpu.global.b128 t, [%2];\n\t"
                  "mov.b128 {%0, %1}, t;\n\t}"
@@ -73,10 +93,18 @@ HIVE_PROTO hive_u128 hive_load128(const hive_u128 *p)
                  : "l"(p)
                  : "memory");
     return ((hive_u128)hi << 64) | lo;
+#endif
 }
 
 HIVE_PROTO hive_u128 hive_cas128(hive_u128 *p, hive_u128 expected, hive_u128 desired)
 {
+#if __CUDA_ARCH__ < 900
+    (void)p;
+    (void)expected;
+    (void)desired;
+    __trap();
+    return 0;
+#else
     uint64_t lo, hi;
     asm volatile("{\n\t.reg .b128 c, s, r;\n\tmov.b128 c, {%2, %3};\n\tmov.b128 s, {%4, %5};\n\t"
                  "atom.relaxed.gpu.global.cas.b128 r, [%6], c, s;\n\tmov.b128 {%0, %1}, r;\n\t}"
@@ -85,6 +113,7 @@ HIVE_PROTO hive_u128 hive_cas128(hive_u128 *p, hive_u128 expected, hive_u128 des
                    "l"((uint64_t)(desired >> 64)), "l"(p)
                  : "memory");
     return ((hive_u128)hi << 64) | lo;
+#endif
 }
 
 HIVE_PROTO uint64_t hive_read_u64(const uint64_t *p) { return hive_load64(p); }

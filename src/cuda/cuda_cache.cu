@@ -177,7 +177,8 @@ static hive_status cache_create(const hive_cache_config *config, uint64_t bucket
     hive_cache_cuda *c = NULL;
     cudaStream_t s = NULL;
     cudaDeviceProp prop;
-    HIVE_TRY_GOTO(device_properties(config->device, &prop, call), st, out);
+    HIVE_TRY_GOTO(device_properties(config->device, &prop, needed_capability(0), "the cache table", call), st,
+                  out);
     c = (hive_cache_cuda *)hive_host_calloc(1, sizeof *c);
     if (c == NULL) {
         st = hive_fail(HIVE_ERROR_OUT_OF_MEMORY, call, "no host memory for the table state");

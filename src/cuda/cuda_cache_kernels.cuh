@@ -267,7 +267,7 @@ static __device__ __forceinline__ void hive_cache_count(hive_cache_tally *t, uin
 
 static __device__ __forceinline__ void hive_cache_flush1(uint32_t x, uint64_t *counter)
 {
-    uint32_t sum = __reduce_add_sync(HIVE_CACHE_FULL, x);
+    uint32_t sum = hive_warp_sum(x);
     if ((threadIdx.x & 31u) == 0 && sum != 0)
         atomicAdd((unsigned long long *)counter, (unsigned long long)sum);
 }

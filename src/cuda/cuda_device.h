@@ -71,17 +71,32 @@ static inline hive_status device_alloc(void **p, size_t bytes, const char *call,
     return HIVE_SUCCESS;
 }
 
+/* The compute capability (major * 10 + minor) a table needs of its device:
+ * the oldest the library's kernels were built for (HIVE_CUDA_OLDEST_CC, from
+ * CMake's CUDA architectures: each major version from there up has code,
+ * and the newest has PTX too, which newer GPUs compile when loading), and
+ * 9.0 for the dictionary's KV64 slots, whose 16-byte CAS (atom.cas.b128)
+ * Hopper introduced. */
+#define HIVE_CC_KV64 90
+static inline int needed_capability(int kv64_slots)
+{
+    return kv64_slots && HIVE_CC_KV64 > HIVE_CUDA_OLDEST_CC ? HIVE_CC_KV64 : HIVE_CUDA_OLDEST_CC;
+}
+
 /* The device's properties, or UNSUPPORTED naming `call` where its compute
- * capability is below 9.0: the kernels are built for sm_90 (Hopper), and
- * KV64 needs its 16-byte CAS. */
-static inline hive_status device_properties(int device, cudaDeviceProp *prop, const char *call)
+ * capability is below `needed` (needed_capability). */
+static inline hive_status device_properties(int device, cudaDeviceProp *prop, int needed, const char *what,
+                                            const char *call)
 {
     HIVE_TRY(hive_cuda_status(cudaGetDeviceProperties(prop, device), call, "cudaGetDeviceProperties"));
-    if (prop->major < 9)
+    int cc = hive_test_capability(prop->major * 10 + prop->minor);
+    if (cc < needed)
         return hive_fail(HIVE_ERROR_UNSUPPORTED, call,
-                         "device %d is compute capability %d.%d; this build of hive runs on 9.0 "
-                         "(Hopper) and newer",
-                         device, prop->major, prop->minor);
+                         "device %d is compute capability %d.%d; %s needs %d.%d or newer%s", device, cc / 10,
+                         cc % 10, what, needed / 10, needed % 10,
+                         needed == HIVE_CC_KV64 ? " (a 16-byte CAS per slot); KV32 tables and the cache table "
+                                                  "run on older GPUs, and the CPU backend everywhere"
+                                                : " in this build (CMake's CUDA architectures)");
     return HIVE_SUCCESS;
 }
 

@@ -37,7 +37,7 @@ static __device__ __forceinline__ void hive_tally_flush(const hive_tally *t, uin
 {
 #pragma unroll
     for (int c = 0; c < HIVE_CTR_COUNT; c++) {
-        uint32_t sum = __reduce_add_sync(0xffffffffu, t->c[c]);
+        uint32_t sum = hive_warp_sum(t->c[c]);
         if ((threadIdx.x & 31) == 0 && sum != 0)
             atomicAdd((unsigned long long *)(counters + c), (unsigned long long)sum);
     }

@@ -157,18 +157,18 @@ static void free_dict(hive_dict *d)
     hive_host_free(d);
 }
 
-/* HIVE_BACKEND_AUTO takes the CUDA backend only where its kernels run: a
- * device of compute capability 9.0 or newer (the kernels are built for sm_90,
- * and KV64 needs its 16-byte CAS); elsewhere it falls back to the CPU. */
-int hive_cuda_device_usable(int device)
+/* HIVE_BACKEND_AUTO takes the CUDA backend only where its kernels run
+ * (cuda_device.h: needed_capability); elsewhere it falls back to the CPU. */
+int hive_cuda_device_usable(int device, int kv64_slots)
 {
-    int count = 0, major = 0;
+    int count = 0, major = 0, minor = 0;
     if (cudaGetDeviceCount(&count) != cudaSuccess || device >= count ||
-        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess) {
+        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) != cudaSuccess) {
         cudaGetLastError();
         return 0;
     }
-    return major >= 9;
+    return hive_test_capability(major * 10 + minor) >= needed_capability(kv64_slots);
 }
 
 static hive_status cuda_create(const hive_config *c, void **impl)
@@ -200,7 +200,9 @@ static hive_status cuda_create(const hive_config *c, void **impl)
     hive_status st = HIVE_SUCCESS;
     cudaDeviceProp prop;
     hive_dict *d = NULL;
-    HIVE_TRY_GOTO(device_properties(c->device, &prop, call), st, out);
+    HIVE_TRY_GOTO(device_properties(c->device, &prop, needed_capability(width == 64),
+                                    width == 64 ? "a KV64 table" : "a table", call),
+                  st, out);
     d = (hive_dict *)hive_host_calloc(1, sizeof *d);
     if (d == NULL) {
         st = hive_fail(HIVE_ERROR_OUT_OF_MEMORY, call, "no host memory for the table state");

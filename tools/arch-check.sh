@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# arch-check: the GPU code compiled to machine code for every generation an
+# installed build holds (CMakeLists.txt: 7.5, 8.0, 8.6, 8.9, 9.0), with the
+# build's own flags, so that code one generation lacks (an instruction, an
+# intrinsic, inline PTX) fails here rather than on a user's GPU.  No GPU needed.
+#
+# The files: the dictionary's KV32 and KV64 kernels and the cache table's.
+# The other kernel files compile the same kernel bodies for another design
+# (cuda_kernels32_double.cu and the like: the arch-dependent code is in the
+# shared headers these three include), or hold host code only.  One build
+# of everything for every generation takes five times the CI's CUDA build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+archs=(75 80 86 89 90)
+files=(src/cuda/cuda_kernels32.cu src/cuda/cuda_kernels64.cu src/cuda/cuda_cache.cu)
+jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+compile() { # arch file
+  nvcc -gencode "arch=compute_$1,code=sm_$1" -std=c++17 -O3 -I include -I src -DHIVE_WITH_CUDA=1 \
+       -DHIVE_CUDA_OLDEST_CC=75 -D_POSIX_C_SOURCE=200809L -c "$2" -o "$out/$(basename "$2" .cu)-$1.o" \
+       2>"$out/$(basename "$2" .cu)-$1.log" &&
+    echo "arch-check: sm_$1 $2 ok" ||
+    { echo "arch-check: sm_$1 $2 FAILED"; cat "$out/$(basename "$2" .cu)-$1.log"; return 1; }
+}
+export -f compile
+export out
+printf '%s\n' "${archs[@]}" | while read -r a; do for f in "${files[@]}"; do echo "$a $f"; done; done |
+  xargs -P "$jobs" -n 2 bash -c 'compile "$0" "$1"'
+echo "arch-check: every file compiles for$(printf ' sm_%s' "${archs[@]}")"

@@ -1,0 +1,191 @@
+/* probe_model.c — the probe model (see probe_model.h) and the designs'
+ * placement rules in it. */
+#include "probe_model.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "designs/double/probe.h"
+#include "designs/hive/probe.h"
+#include "hash/bithash.h"
+
+static void hashes(const bench_model_table *m, uint64_t key, uint32_t *h1, uint32_t *h2)
+{
+    if (m->bits == 32) {
+        *h1 = hive_bithash1((uint32_t)key);
+        *h2 = hive_bithash2((uint32_t)key);
+    } else {
+        *h1 = hive_hash1_k64(key);
+        *h2 = hive_hash2_k64(key);
+    }
+}
+
+uint64_t bench_model_probe(const bench_model_table *m, uint64_t key, uint32_t i)
+{
+    uint32_t h1, h2;
+    hashes(m, key, &h1, &h2);
+    return hive_bucket_of(m->ix, m->model->probe_hash(h1, h2, i));
+}
+
+int bench_model_init(bench_model_table *m, const bench_probe_model *model, uint64_t buckets,
+                     uint32_t slots, uint32_t bits)
+{
+    memset(m, 0, sizeof *m);
+    m->model = model;
+    m->buckets = buckets;
+    m->slots = slots;
+    m->bits = bits;
+    m->slot_bytes = bits / 4; /* key and value */
+    m->ix = hive_index_for(buckets);
+    m->fill = calloc(buckets, 1);
+    m->keys = malloc(buckets * slots * sizeof *m->keys);
+    if (m->fill == NULL || m->keys == NULL || slots > 255) {
+        bench_model_free(m);
+        return -1;
+    }
+    return 0;
+}
+
+void bench_model_free(bench_model_table *m)
+{
+    free(m->fill);
+    free(m->keys);
+    m->fill = NULL;
+    m->keys = NULL;
+}
+
+void bench_model_scan(const bench_model_table *m, uint32_t slot, bench_model_cost *cost)
+{
+    uint32_t end = (slot + 1) * m->slot_bytes; /* bytes up to the end of `slot` */
+    cost->buckets += 1;
+    cost->sectors += (end + 31) / 32;
+    cost->lines += (end + 127) / 128;
+}
+
+void bench_model_put(bench_model_table *m, uint64_t b, uint64_t key)
+{
+    m->keys[b * m->slots + m->fill[b]] = key;
+    m->fill[b]++;
+    m->size++;
+}
+
+/* Walks the probe buckets to the first with a free slot: its index, or
+ * `probes` when every one is full (all of them read whole). */
+static uint32_t walk_to_free(const bench_model_table *m, uint64_t key, uint64_t *bucket,
+                             bench_model_cost *cost)
+{
+    uint32_t P = m->model->probes;
+    for (uint32_t i = 0; i < P; i++) {
+        uint64_t b = bench_model_probe(m, key, i);
+        if (m->fill[b] < m->slots) {
+            bench_model_scan(m, m->fill[b], cost);
+            *bucket = b;
+            return i;
+        }
+        bench_model_scan(m, m->slots - 1, cost);
+    }
+    return P;
+}
+
+void bench_model_insert(bench_model_table *m, uint64_t key, bench_model_cost *cost)
+{
+    uint64_t b = 0;
+    if (walk_to_free(m, key, &b, cost) < m->model->probes) {
+        bench_model_put(m, b, key);
+        return;
+    }
+    if (m->model->full != NULL && m->model->full(m, key, cost) == 0)
+        return;
+    cost->buckets += 1; /* the stash: one bucket read */
+    cost->sectors += (m->slots * m->slot_bytes + 31) / 32;
+    cost->lines += (m->slots * m->slot_bytes + 127) / 128;
+    m->stash++;
+    m->size++;
+}
+
+void bench_model_find_absent(const bench_model_table *m, uint64_t key, bench_model_cost *cost)
+{
+    uint64_t b = 0;
+    if (walk_to_free(m, key, &b, cost) < m->model->probes || m->stash == 0)
+        return;
+    cost->buckets += 1;
+    cost->sectors += (m->slots * m->slot_bytes + 31) / 32;
+    cost->lines += (m->slots * m->slot_bytes + 127) / 128;
+}
+
+uint64_t bench_model_find_all(const bench_model_table *m, bench_model_cost *cost)
+{
+    uint64_t lost = 0;
+    for (uint64_t b = 0; b < m->buckets; b++) {
+        for (uint32_t s = 0; s < m->fill[b]; s++) {
+            uint64_t key = m->keys[b * m->slots + s];
+            uint32_t i = 0;
+            for (; i < m->model->probes; i++) {
+                if (bench_model_probe(m, key, i) == b)
+                    break;
+                bench_model_scan(m, m->slots - 1, cost); /* full: the key went on */
+            }
+            if (i == m->model->probes)
+                lost++;
+            else
+                bench_model_scan(m, s, cost);
+        }
+    }
+    /* stashed keys: every probe bucket whole, then one stash bucket */
+    double whole_sectors = (m->slots * m->slot_bytes + 31) / 32;
+    double whole_lines = (m->slots * m->slot_bytes + 127) / 128;
+    double per = m->model->probes + 1.0;
+    cost->buckets += (double)m->stash * per;
+    cost->sectors += (double)m->stash * per * whole_sectors;
+    cost->lines += (double)m->stash * per * whole_lines;
+    return lost;
+}
+
+/* ---------------------------------------------------------------- designs */
+
+static uint32_t hive_probe(uint32_t h1, uint32_t h2, uint32_t i) { return hive_hive_probe_hash(h1, h2, i); }
+
+/* Hive: both buckets full.  The locked path reads b1 and b2 again, then
+ * looks for a pair of b1 or b2 that lives in its own b1 and whose b2 has
+ * room (one word read a candidate: its b2's last slot), moves it there and
+ * takes its slot.  The library searches deeper (two moves, then a walk),
+ * so the model stashes more keys than the table does: compare `stash` rows. */
+static int hive_full(bench_model_table *m, uint64_t key, bench_model_cost *cost)
+{
+    uint64_t home[2] = {bench_model_probe(m, key, 0), bench_model_probe(m, key, 1)};
+    bench_model_scan(m, m->slots - 1, cost);
+    bench_model_scan(m, m->slots - 1, cost);
+    for (int h = 0; h < 2; h++) {
+        uint64_t b = home[h];
+        for (uint32_t s = 0; s < m->slots; s++) {
+            uint64_t victim = m->keys[b * m->slots + s];
+            if (bench_model_probe(m, victim, 0) != b)
+                continue;
+            uint64_t to = bench_model_probe(m, victim, 1);
+            cost->buckets += 1; /* its b2's last slot: one sector, one line */
+            cost->sectors += 1;
+            cost->lines += 1;
+            if (to == b || m->fill[to] == m->slots)
+                continue;
+            m->keys[b * m->slots + s] = key;
+            bench_model_put(m, to, victim);
+            m->moves++;
+            return 0;
+        }
+    }
+    return 1;
+}
+
+const bench_probe_model bench_model_hive = {
+    HIVE_HIVE_PROBES, hive_probe, hive_full,
+    "b1, b2 by first fit; when both are full one cuckoo move (b1 -> b2), else the stash "
+    "(the library searches deeper)"};
+
+static uint32_t double_probe(uint32_t h1, uint32_t h2, uint32_t i)
+{
+    return hive_double_probe_hash(h1, h2, i);
+}
+
+const bench_probe_model bench_model_double = {
+    HIVE_DOUBLE_PROBES, double_probe, NULL,
+    "first fit along the probe buckets, then the stash (exact for one key at a time)"};

@@ -293,7 +293,7 @@ static int take(bench_options *o, int opt, const char *name, const char *v)
         return 0;
     case OPT_DESIGN:
         if (strcmp(v, "all") != 0 && bench_design_named(v) == NULL) {
-            fprintf(stderr, "hive-bench: --design takes %s or all (got '%s')\n",
+            fprintf(stderr, "hive-bench: --design takes %s or all (got '%s'; see hive-bench --help)\n",
                     bench_design_names(), v);
             return 2;
         }

@@ -127,8 +127,10 @@ static const bench_defaults BENCH_DEFAULTS_CUDA = {
                           an H200 at 9732c47+wip, 40 of them the Zipf write-back's repeated keys
                           (docs/bench.md); 2^24 once repeats are cheap */
     1ull << 26,        /* probes: 2^26 slots (the model runs on the host) */
-    1ull << 26, 1ull << 20, /* caching: 2^26 slots, 2^20 accesses a batch */
-    1ull << 24};       /* sptc: 2^24 nonzeros a tensor */
+    1ull << 24, 1ull << 20, /* caching: 2^24 slots (a store of 2^26 records), 2^20 accesses
+                                a batch: 768 batches with host work between them */
+    1ull << 23};       /* sptc: 2^23 nonzeros a tensor, ~2^25 products (sorted on the host
+                          for the reference) */
 
 static const bench_defaults BENCH_DEFAULTS_CUDA_QUICK = {
     "cuda-quick", 22, 24, 1, {0.95, 0.0}, 22, 24,

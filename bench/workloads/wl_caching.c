@@ -57,6 +57,36 @@ typedef struct caching_bufs {
     uint64_t *store;        /* host: the backing store's values */
 } caching_bufs;
 
+/* The accesses [at, at + b) of a stream, and the store's records: host
+ * loops over all cores (bench_par_for), outside the timed calls. */
+typedef struct gen_arg {
+    caching_bufs *B;
+    const bench_keys *k;
+    const bench_gen *z; /* NULL: uniform */
+    uint64_t records, seed, at;
+    uint32_t bits;
+} gen_arg;
+
+static void gen_batch(void *p, uint64_t lo, uint64_t hi, uint64_t *acc)
+{
+    gen_arg *a = p;
+    (void)acc;
+    for (uint64_t i = lo; i < hi; i++) {
+        double u = bench_uniform(a->seed ^ 0x5A17, a->at + i);
+        uint64_t r = a->z != NULL ? bench_zipf(a->z, u) : (uint64_t)(u * (double)a->records);
+        a->B->rec[i] = r < a->records ? r : a->records - 1;
+        put(a->B->hkeys, a->bits, i, bench_key(a->k, a->B->rec[i]));
+    }
+}
+
+static void gen_store(void *p, uint64_t lo, uint64_t hi, uint64_t *acc)
+{
+    gen_arg *a = p;
+    (void)acc;
+    for (uint64_t r = lo; r < hi; r++)
+        a->B->store[r] = bench_value(a->bits, bench_key(a->k, r), 0);
+}
+
 /* One cache size and stream: *secs the timed seconds of the counted
  * batches, *hits their hits.  0, 1 (a check failed) or -1. */
 static int run(bench_ctx *c, caching_bufs *B, uint64_t slots, uint64_t records, uint64_t limit,
@@ -69,8 +99,9 @@ static int run(bench_ctx *c, caching_bufs *B, uint64_t slots, uint64_t records, 
     hive_stats st;
     bench_keys k = bench_keys_for(c, seed);
     bench_gen z = bench_gen_zipf(k, 1, records, BENCH_CACHING_ZIPF, 1.0, seed);
-    for (uint64_t r = 0; r < records; r++)
-        B->store[r] = bench_value(bits, bench_key(&k, r), 0);
+    gen_arg ga = {B, &k, zipf ? &z : NULL, records, seed, 0, bits};
+    uint64_t acc[4];
+    bench_par_for(records, gen_store, &ga, acc);
     if (bench_create_pinned(c, slots, &t) != 0)
         return -1;
     uint64_t warm = BENCH_CACHING_WARM * slots, total = warm + BENCH_CACHING_OPS * slots;
@@ -81,12 +112,8 @@ static int run(bench_ctx *c, caching_bufs *B, uint64_t slots, uint64_t records, 
         uint64_t b = total - at < batch ? total - at : batch;
         int timed = at >= warm;
         double s1 = 0, s2 = 0, s3 = 0;
-        for (uint64_t i = 0; i < b; i++) {
-            double u = bench_uniform(seed ^ 0x5A17, at + i);
-            uint64_t r = zipf ? bench_zipf(&z, u) : (uint64_t)(u * (double)records);
-            B->rec[i] = r < records ? r : records - 1;
-            put(B->hkeys, bits, i, bench_key(&k, B->rec[i]));
-        }
+        ga.at = at;
+        bench_par_for(b, gen_batch, &ga, acc);
         BENCH_STEP(bench_to_table_memory(c, B->keys, B->hkeys, b * c->kbytes), ok, fail);
         BENCH_STEP(BENCH_TIMED(c, &s1, "hive_find",
                                hive_find(t, b, B->keys, B->vals, B->found, c->stream)),

@@ -2,8 +2,11 @@
  * placement rules in it. */
 #include "probe_model.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "harness.h" /* bench_par_for */
 
 #include "designs/double/probe.h"
 #include "designs/hive/probe.h"
@@ -27,10 +30,17 @@ uint64_t bench_model_probe(const bench_model_table *m, uint64_t key, uint32_t i)
     return hive_bucket_of(m->ix, m->model->probe_hash(h1, h2, i));
 }
 
+/* Probe i of a key whose hashes are known. */
+static uint64_t probe_of(const bench_model_table *m, uint32_t h1, uint32_t h2, uint32_t i)
+{
+    return hive_bucket_of(m->ix, m->model->probe_hash(h1, h2, i));
+}
+
 int bench_model_init(bench_model_table *m, const bench_probe_model *model, uint64_t buckets,
-                     uint32_t slots, uint32_t bits)
+                     uint32_t slots, uint64_t stash_buckets, uint32_t bits)
 {
     memset(m, 0, sizeof *m);
+    m->stash_buckets = stash_buckets ? stash_buckets : 1;
     m->model = model;
     m->buckets = buckets;
     m->slots = slots;
@@ -108,29 +118,49 @@ void bench_model_find_absent(const bench_model_table *m, uint64_t key, bench_mod
     uint64_t b = 0;
     if (walk_to_free(m, key, &b, cost) < m->model->probes || m->stash == 0)
         return;
-    cost->buckets += 1;
-    cost->sectors += (m->slots * m->slot_bytes + 31) / 32;
-    cost->lines += (m->slots * m->slot_bytes + 127) / 128;
+    /* the stash bucket, when the key's home bit is set */
+    double p = 1.0 - exp(-(double)m->stash / (double)m->stash_buckets);
+    cost->buckets += p;
+    cost->sectors += p * ((m->slots * m->slot_bytes + 31) / 32);
+    cost->lines += p * ((m->slots * m->slot_bytes + 127) / 128);
+}
+
+static void scan_counts(const bench_model_table *m, uint32_t slot, uint64_t acc[4])
+{
+    uint32_t end = (slot + 1) * m->slot_bytes;
+    acc[0] += 1;
+    acc[1] += (end + 31) / 32;
+    acc[2] += (end + 127) / 128;
+}
+
+/* Finds of the keys of buckets [lo, hi): acc = buckets, sectors, lines, lost. */
+static void find_range(void *p, uint64_t lo, uint64_t hi, uint64_t *acc)
+{
+    const bench_model_table *m = p;
+    for (uint64_t b = lo; b < hi; b++) {
+        for (uint32_t s = 0; s < m->fill[b]; s++) {
+            uint32_t h1, h2, i = 0;
+            hashes(m, m->keys[b * m->slots + s], &h1, &h2);
+            for (; i < m->model->probes; i++) {
+                if (probe_of(m, h1, h2, i) == b)
+                    break;
+                scan_counts(m, m->slots - 1, acc); /* full: the key went on */
+            }
+            if (i == m->model->probes)
+                acc[3]++;
+            else
+                scan_counts(m, s, acc);
+        }
+    }
 }
 
 uint64_t bench_model_find_all(const bench_model_table *m, bench_model_cost *cost)
 {
-    uint64_t lost = 0;
-    for (uint64_t b = 0; b < m->buckets; b++) {
-        for (uint32_t s = 0; s < m->fill[b]; s++) {
-            uint64_t key = m->keys[b * m->slots + s];
-            uint32_t i = 0;
-            for (; i < m->model->probes; i++) {
-                if (bench_model_probe(m, key, i) == b)
-                    break;
-                bench_model_scan(m, m->slots - 1, cost); /* full: the key went on */
-            }
-            if (i == m->model->probes)
-                lost++;
-            else
-                bench_model_scan(m, s, cost);
-        }
-    }
+    uint64_t acc[4];
+    bench_par_for(m->buckets, find_range, (void *)m, acc);
+    cost->buckets += (double)acc[0];
+    cost->sectors += (double)acc[1];
+    cost->lines += (double)acc[2];
     /* stashed keys: every probe bucket whole, then one stash bucket */
     double whole_sectors = (m->slots * m->slot_bytes + 31) / 32;
     double whole_lines = (m->slots * m->slot_bytes + 127) / 128;
@@ -138,7 +168,7 @@ uint64_t bench_model_find_all(const bench_model_table *m, bench_model_cost *cost
     cost->buckets += (double)m->stash * per;
     cost->sectors += (double)m->stash * per * whole_sectors;
     cost->lines += (double)m->stash * per * whole_lines;
-    return lost;
+    return acc[3];
 }
 
 /* ---------------------------------------------------------------- designs */

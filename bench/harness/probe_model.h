@@ -18,7 +18,9 @@
  *
  * find of a present key walks its probe buckets to the one holding it; find
  * of an absent key stops at the first probe bucket with a free slot (R4),
- * or reads all of them and the stash when the stash holds anything; an
+ * or reads all of them and then one stash bucket when the key's home bit in
+ * the stash bitmap is set: the model keeps no stash layout, so it counts
+ * the chance of that, 1 - exp(-stash keys / stash buckets); an
  * insert reads what the walk to its free slot reads, plus what its
  * placement policy reads when no probe bucket has room.  Exact for a design
  * that places by first fit when the keys go in one at a time; a model (the
@@ -45,6 +47,7 @@ typedef struct bench_model_table {
     uint8_t *fill;       /* keys held per bucket: slots [0, fill) are taken */
     uint64_t *keys;      /* buckets x slots */
     uint64_t stash;      /* keys the model put in the stash */
+    uint64_t stash_buckets; /* the real table's (hive_stats.stash_capacity / slots) */
     uint64_t size;       /* keys held, stash included */
     uint64_t moves;      /* pairs moved by eviction */
     const struct bench_probe_model *model;
@@ -63,10 +66,10 @@ typedef struct bench_probe_model {
 extern const bench_probe_model bench_model_hive;
 extern const bench_probe_model bench_model_double;
 
-/* A model table of `buckets` buckets of `slots` slots for keys of `bits`;
- * 0, or -1 (no memory). */
+/* A model table of `buckets` buckets of `slots` slots and a stash of
+ * `stash_buckets`, for keys of `bits`; 0, or -1 (no memory). */
 int bench_model_init(bench_model_table *m, const bench_probe_model *model, uint64_t buckets,
-                     uint32_t slots, uint32_t bits);
+                     uint32_t slots, uint64_t stash_buckets, uint32_t bits);
 void bench_model_free(bench_model_table *m);
 
 /* Probe i of key: its bucket. */
@@ -78,9 +81,9 @@ void bench_model_insert(bench_model_table *m, uint64_t key, bench_model_cost *co
 /* The reads of a find of an absent key (adds to *cost). */
 void bench_model_find_absent(const bench_model_table *m, uint64_t key, bench_model_cost *cost);
 
-/* The reads of a find of every key the model holds (adds to *cost); returns
- * how many held keys sit in none of their probe buckets (0: the model is
- * consistent). */
+/* The reads of a find of every key the model holds (adds to *cost; over all
+ * cores); returns how many held keys sit in none of their probe buckets (0:
+ * the model is consistent). */
 uint64_t bench_model_find_all(const bench_model_table *m, bench_model_cost *cost);
 
 /* Shared by models: scans of a bucket that stop at slot `slot` (the key or

@@ -52,7 +52,8 @@ int wl_probes(bench_ctx *c)
         rc = -1;
         goto out;
     }
-    if (bench_model_init(&m, d->model, st.buckets, st.bucket_slots, c->bits) != 0) {
+    if (bench_model_init(&m, d->model, st.buckets, st.bucket_slots,
+                         st.stash_capacity / (st.bucket_slots ? st.bucket_slots : 1), c->bits) != 0) {
         fprintf(stderr, "probes: no memory for a model of %llu buckets\n",
                 (unsigned long long)st.buckets);
         rc = -1;

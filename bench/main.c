@@ -234,9 +234,9 @@ int main(int argc, char **argv)
         c.design_name = d->name;
         if (bench_probe_geometry(&c) != 0) {
             if (design_all) {
-                printf("hive-bench: design %s: the %s backend cannot create its tables with this "
-                       "run's config (see above): skipped\n",
-                       d->name, c.gpu ? "CUDA" : "CPU");
+                fprintf(stderr, "hive-bench: design %s: the %s backend cannot create its tables "
+                                "with this run's config (see above): skipped\n",
+                        d->name, c.gpu ? "CUDA" : "CPU");
                 continue;
             }
             fprintf(stderr, "hive-bench: the %s backend cannot create a table with this run's "

@@ -161,6 +161,13 @@ done
 [ "$(awk -F, 'NR > 1 { print $NF }' "$dir/all/cache_cpu_kv64.csv" | sort -u)" = '""' ] ||
   fail "cache: the cache table's rows name a design"
 [ "$(grep -c "== cache:" "$dir/all.out")" = 1 ] || fail "cache: ran more than once with --design all"
+# a design the backend refuses is skipped with a line; none left: exit 2
+"$bench" probes --design all --backend cpu --geometry 8x3 --n 2^10 >/dev/null 2>"$dir/bad.err"
+rc=$?
+[ $rc -eq 2 ] || fail "--design all with no design possible exited $rc, not 2"
+[ "$(grep -c "design .*: the CPU backend cannot create its tables .*: skipped" "$dir/bad.err")" = 2 ] ||
+  fail "--design all: no skip line per refused design: $(cat "$dir/bad.err")"
+grep -q "no design can run" "$dir/bad.err" || fail "--design all: no message when every design is refused"
 csv_field "$dir/all/probes_cpu_kv32.csv" find unit | grep -qx buckets || fail "probes: no buckets row"
 if command -v python3 >/dev/null; then
   python3 "$(dirname "$0")/../bench/table.py" "$dir/all/sptc_cpu_kv32.csv" >"$dir/table.md" ||

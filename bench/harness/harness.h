@@ -152,6 +152,21 @@ void bench_par_for(uint64_t n, void (*fn)(void *arg, uint64_t lo, uint64_t hi, u
 
 /* ---------------------------------------------------------------- generation */
 
+/* Element i of a host array of keys or values of the run's width (bits 32
+ * or 64): written, read. */
+static inline void bench_word_put(void *a, uint32_t bits, uint64_t i, uint64_t v)
+{
+    if (bits == 32)
+        ((uint32_t *)a)[i] = (uint32_t)v;
+    else
+        ((uint64_t *)a)[i] = v;
+}
+
+static inline uint64_t bench_word_get(const void *a, uint32_t bits, uint64_t i)
+{
+    return bits == 32 ? ((const uint32_t *)a)[i] : ((const uint64_t *)a)[i];
+}
+
 bench_keys bench_keys_for(const bench_ctx *c, uint64_t seed);
 /* A batch of one op over counters [base, base + n), unshuffled. */
 bench_gen bench_gen_one(bench_keys k, uint64_t n, uint64_t base, hive_op op, hive_result expect,

@@ -34,19 +34,6 @@ static int cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static void put(void *buf, uint32_t bits, uint64_t i, uint64_t v)
-{
-    if (bits == 32)
-        ((uint32_t *)buf)[i] = (uint32_t)v;
-    else
-        ((uint64_t *)buf)[i] = v;
-}
-
-static uint64_t get(const void *buf, uint32_t bits, uint64_t i)
-{
-    return bits == 32 ? ((const uint32_t *)buf)[i] : ((const uint64_t *)buf)[i];
-}
-
 typedef struct caching_bufs {
     void *keys, *vals;      /* table memory, batch elements */
     uint8_t *found, *res;   /* table memory */
@@ -75,7 +62,7 @@ static void gen_batch(void *p, uint64_t lo, uint64_t hi, uint64_t *acc)
         double u = bench_uniform(a->seed ^ 0x5A17, a->at + i);
         uint64_t r = a->z != NULL ? bench_zipf(a->z, u) : (uint64_t)(u * (double)a->records);
         a->B->rec[i] = r < a->records ? r : a->records - 1;
-        put(a->B->hkeys, a->bits, i, bench_key(a->k, a->B->rec[i]));
+        bench_word_put(a->B->hkeys, a->bits, i, bench_key(a->k, a->B->rec[i]));
     }
 }
 
@@ -124,7 +111,7 @@ static int run(bench_ctx *c, caching_bufs *B, uint64_t slots, uint64_t records, 
         for (uint64_t i = 0; i < b; i++) {
             if (B->hfound[i]) {
                 h++;
-                wrong += get(B->hvals, bits, i) != (B->store[B->rec[i]] & (bits == 32 ? 0xFFFFFFFFull : ~0ull));
+                wrong += bench_word_get(B->hvals, bits, i) != (B->store[B->rec[i]] & (bits == 32 ? 0xFFFFFFFFull : ~0ull));
             } else {
                 B->miss[m++] = B->rec[i];
             }
@@ -143,7 +130,7 @@ static int run(bench_ctx *c, caching_bufs *B, uint64_t slots, uint64_t records, 
         uint64_t e = size + m > limit ? size + m - limit : 0;
         if (e > 0) {
             for (uint64_t i = 0; i < e; i++)
-                put(B->hkeys, bits, i, B->ring[(head + i) % limit]);
+                bench_word_put(B->hkeys, bits, i, B->ring[(head + i) % limit]);
             BENCH_STEP(bench_to_table_memory(c, B->keys, B->hkeys, e * c->kbytes), ok, fail);
             BENCH_STEP(BENCH_TIMED(c, &s2, "hive_erase", hive_erase(t, e, B->keys, B->res, c->stream)),
                        ok, fail);
@@ -161,8 +148,8 @@ static int run(bench_ctx *c, caching_bufs *B, uint64_t slots, uint64_t records, 
         if (m > 0) {
             for (uint64_t i = 0; i < m; i++) {
                 uint64_t key = bench_key(&k, B->miss[i]);
-                put(B->hkeys, bits, i, key);
-                put(B->hvals, bits, i, B->store[B->miss[i]]);
+                bench_word_put(B->hkeys, bits, i, key);
+                bench_word_put(B->hvals, bits, i, B->store[B->miss[i]]);
                 B->ring[(head + size + i) % limit] = key;
             }
             BENCH_STEP(bench_to_table_memory(c, B->keys, B->hkeys, m * c->kbytes), ok, fail);
@@ -206,8 +193,8 @@ static int run(bench_ctx *c, caching_bufs *B, uint64_t slots, uint64_t records, 
         uint64_t bad = 0;
         if (fine) {
             for (uint64_t i = 0; i < size; i++) {
-                hk[i] = get(hx, bits, i);
-                bad += get(hy, bits, i) != (bench_value(bits, hk[i], 0) & (bits == 32 ? 0xFFFFFFFFull : ~0ull));
+                hk[i] = bench_word_get(hx, bits, i);
+                bad += bench_word_get(hy, bits, i) != (bench_value(bits, hk[i], 0) & (bits == 32 ? 0xFFFFFFFFull : ~0ull));
                 want[i] = B->ring[(head + i) % limit];
             }
             qsort(hk, size, sizeof *hk, cmp_u64);

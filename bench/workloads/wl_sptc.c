@@ -42,19 +42,6 @@ static int cmp_pair(const void *p, const void *q)
     return x[0] < y[0] ? -1 : x[0] > y[0];
 }
 
-static void put(void *buf, uint32_t bits, uint64_t i, uint64_t v)
-{
-    if (bits == 32)
-        ((uint32_t *)buf)[i] = (uint32_t)v;
-    else
-        ((uint64_t *)buf)[i] = v;
-}
-
-static uint64_t get(const void *buf, uint32_t bits, uint64_t i)
-{
-    return bits == 32 ? ((const uint32_t *)buf)[i] : ((const uint64_t *)buf)[i];
-}
-
 int wl_sptc(bench_ctx *c)
 {
     bench_begin(c, "sptc");
@@ -105,8 +92,8 @@ int wl_sptc(bench_ctx *c)
             break;
         }
         for (uint64_t i = 0; i < nnz; i++) {
-            put(hk, bits, i, Y[i].a);
-            put(hv, bits, i, first[i]);
+            bench_word_put(hk, bits, i, Y[i].a);
+            bench_word_put(hv, bits, i, first[i]);
         }
         BENCH_STEP(bench_to_table_memory(c, keys, hk, nnz * c->kbytes), ok, fail);
         BENCH_STEP(bench_to_table_memory(c, vals, hv, nnz * c->kbytes), ok, fail);
@@ -122,7 +109,7 @@ int wl_sptc(bench_ctx *c)
         }
         /* probe */
         for (uint64_t i = 0; i < nnz; i++)
-            put(hk, bits, i, X[i].b);
+            bench_word_put(hk, bits, i, X[i].b);
         BENCH_STEP(bench_to_table_memory(c, keys, hk, nnz * c->kbytes), ok, fail);
         BENCH_STEP(BENCH_TIMED(c, &tp[ri], "hive_find (probe)",
                                hive_find(ty, nnz, keys, vals, found, c->stream)),
@@ -145,15 +132,15 @@ int wl_sptc(bench_ctx *c)
                 }
                 int has = lo < nnz && Y[lo].a == X[i].b;
                 if (pass == 0) {
-                    bad += has != (hfound[i] != 0) || (has && get(hv, bits, i) != (lo & mask));
+                    bad += has != (hfound[i] != 0) || (has && bench_word_get(hv, bits, i) != (lo & mask));
                     for (uint64_t y = lo; has && y < nnz && Y[y].a == X[i].b; y++)
                         np++;
                 } else {
                     for (uint64_t y = lo; has && y < nnz && Y[y].a == X[i].b; y++, np++) {
                         prod[2 * np] = X[i].a * side + Y[y].b;
                         prod[2 * np + 1] = X[i].v * Y[y].v;
-                        put(ph, bits, np, prod[2 * np]);
-                        put(pw, bits, np, prod[2 * np + 1]);
+                        bench_word_put(ph, bits, np, prod[2 * np]);
+                        bench_word_put(pw, bits, np, prod[2 * np + 1]);
                     }
                 }
             }
@@ -213,8 +200,8 @@ int wl_sptc(bench_ctx *c)
         if (got == NULL)
             goto fail;
         for (uint64_t i = 0; i < count; i++) {
-            got[2 * i] = get(ph, bits, i);
-            got[2 * i + 1] = get(pw, bits, i);
+            got[2 * i] = bench_word_get(ph, bits, i);
+            got[2 * i + 1] = bench_word_get(pw, bits, i);
         }
         qsort(got, count, 2 * sizeof *got, cmp_pair);
         uint64_t wrong = count != nout;

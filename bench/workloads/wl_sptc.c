@@ -52,6 +52,12 @@ int wl_sptc(bench_ctx *c)
         side <<= 1;
     uint32_t bits = c->bits;
     uint64_t mask = bits == 32 ? 0xFFFFFFFFull : ~0ull;
+    if (bits == 32 && side * side > (1ull << 31)) { /* output keys i x K + k: 32 bits, none reserved */
+        fprintf(stderr, "sptc: %llu nonzeros need output keys of more than 32 bits: use --kv 64\n",
+                (unsigned long long)nnz);
+        bench_end(c);
+        return -1;
+    }
     int rc = 0, ok = 1;
     double tb[BENCH_MAX_RUNS] = {0}, tp[BENCH_MAX_RUNS] = {0}, ta[BENCH_MAX_RUNS] = {0},
            tt[BENCH_MAX_RUNS] = {0};
@@ -118,8 +124,7 @@ int wl_sptc(bench_ctx *c)
         BENCH_STEP(bench_to_host(c, hv, vals, nnz * c->kbytes), ok, fail);
         /* expand (host, untimed), checking each probe against a binary search of Y */
         uint64_t bad = 0;
-        nprod = 0;
-        for (int pass = 0; pass < 2; pass++) {
+        for (int pass = 0; pass < 2; pass++) { /* 0: count the products, 1: write them */
             uint64_t np = 0;
             for (uint64_t i = 0; i < nnz; i++) {
                 uint64_t lo = 0, hi = nnz; /* the first Y nonzero with j >= X's j */
@@ -144,22 +149,20 @@ int wl_sptc(bench_ctx *c)
                     }
                 }
             }
-            if (pass == 0) {
-                if (np > nprod || prod == NULL) {
-                    free(prod);
-                    free(ph);
-                    free(pw);
-                    bench_free(c, pk);
-                    bench_free(c, pv);
-                    prod = malloc((np + 1) * 2 * sizeof *prod);
-                    ph = malloc((np + 1) * c->kbytes);
-                    pw = malloc((np + 1) * c->kbytes);
-                    pk = bench_alloc(c, (np + 1) * c->kbytes);
-                    pv = bench_alloc(c, (np + 1) * c->kbytes);
-                    if (!prod || !ph || !pw || !pk || !pv) {
-                        fprintf(stderr, "sptc: no memory for %llu products\n", (unsigned long long)np);
-                        goto fail;
-                    }
+            if (pass == 0) { /* room for this run's products */
+                free(prod);
+                free(ph);
+                free(pw);
+                bench_free(c, pk);
+                bench_free(c, pv);
+                prod = malloc((np + 1) * 2 * sizeof *prod);
+                ph = malloc((np + 1) * c->kbytes);
+                pw = malloc((np + 1) * c->kbytes);
+                pk = bench_alloc(c, (np + 1) * c->kbytes);
+                pv = bench_alloc(c, (np + 1) * c->kbytes);
+                if (!prod || !ph || !pw || !pk || !pv) {
+                    fprintf(stderr, "sptc: no memory for %llu products\n", (unsigned long long)np);
+                    goto fail;
                 }
                 nprod = np;
             }

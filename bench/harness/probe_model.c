@@ -97,15 +97,17 @@ static uint32_t walk_to_free(const bench_model_table *m, uint64_t key, uint64_t 
     return P;
 }
 
-void bench_model_insert(bench_model_table *m, uint64_t key, bench_model_cost *cost)
+int bench_model_first_fit(bench_model_table *m, uint64_t key, bench_model_cost *cost)
 {
     uint64_t b = 0;
-    if (walk_to_free(m, key, &b, cost) < m->model->probes) {
-        bench_model_put(m, b, key);
-        return;
-    }
-    if (m->model->full != NULL && m->model->full(m, key, cost) == 0)
-        return;
+    if (walk_to_free(m, key, &b, cost) == m->model->probes)
+        return 1;
+    bench_model_put(m, b, key);
+    return 0;
+}
+
+void bench_model_stash(bench_model_table *m, bench_model_cost *cost)
+{
     cost->buckets += 1; /* the stash: one bucket read */
     cost->sectors += (m->slots * m->slot_bytes + 31) / 32;
     cost->lines += (m->slots * m->slot_bytes + 127) / 128;
@@ -113,7 +115,7 @@ void bench_model_insert(bench_model_table *m, uint64_t key, bench_model_cost *co
     m->size++;
 }
 
-void bench_model_find_absent(const bench_model_table *m, uint64_t key, bench_model_cost *cost)
+void bench_model_absent_r4(const bench_model_table *m, uint64_t key, bench_model_cost *cost)
 {
     uint64_t b = 0;
     if (walk_to_free(m, key, &b, cost) < m->model->probes || m->stash == 0)
@@ -123,6 +125,22 @@ void bench_model_find_absent(const bench_model_table *m, uint64_t key, bench_mod
     cost->buckets += p;
     cost->sectors += p * ((m->slots * m->slot_bytes + 31) / 32);
     cost->lines += p * ((m->slots * m->slot_bytes + 127) / 128);
+}
+
+void bench_model_insert(bench_model_table *m, uint64_t key, bench_model_cost *cost)
+{
+    if (m->model->place != NULL)
+        m->model->place(m, key, cost);
+    else if (bench_model_first_fit(m, key, cost) != 0)
+        bench_model_stash(m, cost);
+}
+
+void bench_model_find_absent(const bench_model_table *m, uint64_t key, bench_model_cost *cost)
+{
+    if (m->model->absent != NULL)
+        m->model->absent(m, key, cost);
+    else
+        bench_model_absent_r4(m, key, cost);
 }
 
 static void scan_counts(const bench_model_table *m, uint32_t slot, uint64_t acc[4])
@@ -175,7 +193,7 @@ uint64_t bench_model_find_all(const bench_model_table *m, bench_model_cost *cost
 
 static uint32_t hive_probe(uint32_t h1, uint32_t h2, uint32_t i) { return hive_hive_probe_hash(h1, h2, i); }
 
-/* Hive: both buckets full.  The locked path reads b1 and b2 again, then
+/* Hive, both buckets full: the locked path reads b1 and b2 again, then
  * searches breadth-first for a chain of at most HIVE_MODEL_CHAIN cuckoo
  * moves: each victim lives in its own b1 and moves to its b2 (a read of one
  * word: its b2's last slot), the last into a free slot; a full b2 is read
@@ -214,7 +232,7 @@ static int push_victims(const bench_model_table *m, chain_node *q, int *n, uint6
     return 0;
 }
 
-static int hive_full(bench_model_table *m, uint64_t key, bench_model_cost *cost)
+static int hive_chain(bench_model_table *m, uint64_t key, bench_model_cost *cost)
 {
     static chain_node q[HIVE_MODEL_NODES]; /* the model runs on one thread */
     uint64_t home[2] = {bench_model_probe(m, key, 0), bench_model_probe(m, key, 1)};
@@ -252,8 +270,14 @@ static int hive_full(bench_model_table *m, uint64_t key, bench_model_cost *cost)
     return 1;
 }
 
+static void hive_place(bench_model_table *m, uint64_t key, bench_model_cost *cost)
+{
+    if (bench_model_first_fit(m, key, cost) != 0 && hive_chain(m, key, cost) != 0)
+        bench_model_stash(m, cost);
+}
+
 const bench_probe_model bench_model_hive = {
-    HIVE_HIVE_PROBES, hive_probe, hive_full,
+    HIVE_HIVE_PROBES, hive_probe, hive_place, NULL,
     "b1, b2 by first fit; when both are full a breadth-first chain of up to 8 cuckoo moves "
     "(b1 -> b2), else the stash (the library's search differs: compare the stash rows)"};
 
@@ -263,5 +287,5 @@ static uint32_t double_probe(uint32_t h1, uint32_t h2, uint32_t i)
 }
 
 const bench_probe_model bench_model_double = {
-    HIVE_DOUBLE_PROBES, double_probe, NULL,
+    HIVE_DOUBLE_PROBES, double_probe, NULL, NULL,
     "first fit along the probe buckets, then the stash (exact for one key at a time)"};

@@ -53,13 +53,18 @@ typedef struct bench_model_table {
     const struct bench_probe_model *model;
 } bench_model_table;
 
+/* A design's model: its probe order and, where they are not the first-fit
+ * designs' (NULL), how it places a key and what an absent find reads.  A new
+ * design is one of these (probe_model.c) and its line in designs.c. */
 typedef struct bench_probe_model {
     uint32_t probes; /* probe buckets a key has */
     /* The hash whose bucket is probe i (the design's probe.h). */
     uint32_t (*probe_hash)(uint32_t h1, uint32_t h2, uint32_t i);
-    /* Places a key that found no free slot in its probe buckets; adds what
-     * it reads to *cost; returns 0 placed, 1 stashed.  NULL: the stash. */
-    int (*full)(bench_model_table *m, uint64_t key, bench_model_cost *cost);
+    /* Places a new key, adding what it reads to *cost.  NULL: first fit
+     * along the probe buckets, else the stash. */
+    void (*place)(bench_model_table *m, uint64_t key, bench_model_cost *cost);
+    /* What a find of an absent key reads.  NULL: bench_model_absent_r4. */
+    void (*absent)(const bench_model_table *m, uint64_t key, bench_model_cost *cost);
     const char *about; /* how the model follows the design */
 } bench_probe_model;
 
@@ -86,8 +91,17 @@ void bench_model_find_absent(const bench_model_table *m, uint64_t key, bench_mod
  * the model is consistent). */
 uint64_t bench_model_find_all(const bench_model_table *m, bench_model_cost *cost);
 
-/* Shared by models: scans of a bucket that stop at slot `slot` (the key or
- * the first free slot), and of a whole bucket. */
+/* Shared by models.  First fit: walks the probe buckets to the first with a
+ * free slot and puts the key there (0), or reads them all (1, nothing
+ * placed).  The stash: one bucket read, the key counted there.  An absent
+ * find under R4: the probe buckets up to the first with a free slot, or all
+ * of them and the stash bucket with the chance that the key's home bit is
+ * set. */
+int bench_model_first_fit(bench_model_table *m, uint64_t key, bench_model_cost *cost);
+void bench_model_stash(bench_model_table *m, bench_model_cost *cost);
+void bench_model_absent_r4(const bench_model_table *m, uint64_t key, bench_model_cost *cost);
+/* Scans of a bucket that stop at slot `slot` (the key or the first free
+ * slot; slots - 1: the whole bucket). */
 void bench_model_scan(const bench_model_table *m, uint32_t slot, bench_model_cost *cost);
 /* Puts key into slot fill[b] of bucket b (which has room). */
 void bench_model_put(bench_model_table *m, uint64_t b, uint64_t key);

@@ -83,6 +83,11 @@ done
 grep -qE "^  balanced +keys +2\^[0-9]+\.\.2\^[0-9]+, load" "$dir/help.out" ||
   fail "--help: no balanced sizes"
 grep -qE "^  adversarial +buckets +[0-9]" "$dir/help.out" || fail "--help: no adversarial sizes"
+for want in "probes +slots +2\^" "caching +slots +2\^[0-9]+, batch" "sptc +nonzeros +2\^"; do
+  grep -qE "^  $want" "$dir/help.out" || fail "--help: no line '$want'"
+done
+grep -qF -- "--design NAME|all" "$dir/help.out" || fail "--help: no --design NAME|all"
+grep -qF "hive|double" "$dir/help.out" || fail "--help: the designs are not listed"
 grep -qE "^  limits .*GPU only" "$dir/help.out" || fail "--help: limits not marked GPU only"
 "$bench" -h >"$dir/h.out" 2>&1 || fail "-h exited $?"
 grep -q "^usage: hive-bench" "$dir/h.out" || fail "-h: no usage line"

@@ -69,7 +69,7 @@
 #define BENCH_CACHING_LFS {0.5, 0.7, 0.9, 0.95}
 #define BENCH_CACHING_STORE 4
 #define BENCH_CACHING_WARM 2
-#define BENCH_CACHING_OPS 4
+#define BENCH_CACHING_OPS 2
 #define BENCH_CACHING_ZIPF 0.99
 /* sptc (sparse tensor contraction): tensors X (I x J) and Y (J x K) of nnz
  * nonzeros each, contracted over J; the output table's load at its exact
@@ -128,7 +128,7 @@ static const bench_defaults BENCH_DEFAULTS_CUDA = {
                           (docs/bench.md); 2^24 once repeats are cheap */
     1ull << 26,        /* probes: 2^26 slots (the model runs on the host) */
     1ull << 24, 1ull << 20, /* caching: 2^24 slots (a store of 2^26 records), 2^20 accesses
-                                a batch: 768 batches with host work between them */
+                                a batch: 512 batches with host work between them */
     1ull << 23};       /* sptc: 2^23 nonzeros a tensor, ~2^25 products (sorted on the host
                           for the reference) */
 

@@ -23,17 +23,17 @@ static void hashes(const bench_model_table *m, uint64_t key, uint32_t *h1, uint3
     }
 }
 
-uint64_t bench_model_probe(const bench_model_table *m, uint64_t key, uint32_t i)
-{
-    uint32_t h1, h2;
-    hashes(m, key, &h1, &h2);
-    return hive_bucket_of(m->ix, m->model->probe_hash(h1, h2, i));
-}
-
 /* Probe i of a key whose hashes are known. */
 static uint64_t probe_of(const bench_model_table *m, uint32_t h1, uint32_t h2, uint32_t i)
 {
     return hive_bucket_of(m->ix, m->model->probe_hash(h1, h2, i));
+}
+
+uint64_t bench_model_probe(const bench_model_table *m, uint64_t key, uint32_t i)
+{
+    uint32_t h1, h2;
+    hashes(m, key, &h1, &h2);
+    return probe_of(m, h1, h2, i);
 }
 
 int bench_model_init(bench_model_table *m, const bench_probe_model *model, uint64_t buckets,

@@ -56,6 +56,27 @@
 #define BENCH_HITRATE_ZIPF 0.99
 #define BENCH_HITRATE_WARM 1.0
 #define BENCH_HITRATE_OPS 2.0
+/* probes (the probe model): load points of one fill; absent keys per point
+ * (at most, and at most the keys present). */
+#define BENCH_PROBES_NLF 6
+#define BENCH_PROBES_LFS {0.5, 0.6, 0.7, 0.8, 0.9, 0.95}
+#define BENCH_PROBES_ABSENT (1u << 20)
+/* caching (a dictionary table before a backing store): the cache holds lf x
+ * capacity keys at most (FIFO eviction by hive_erase); the store has
+ * BENCH_CACHING_STORE x capacity records; untimed warm-up accesses and timed
+ * accesses as multiples of the capacity; Zipf constant. */
+#define BENCH_CACHING_NLF 4
+#define BENCH_CACHING_LFS {0.5, 0.7, 0.9, 0.95}
+#define BENCH_CACHING_STORE 4
+#define BENCH_CACHING_WARM 2
+#define BENCH_CACHING_OPS 2
+#define BENCH_CACHING_ZIPF 0.99
+/* sptc (sparse tensor contraction): tensors X (I x J) and Y (J x K) of nnz
+ * nonzeros each, contracted over J; the output table's load at its exact
+ * size (its capacity = output nonzeros / this). */
+#define BENCH_SPTC_OUT_LF 0.8
+#define BENCH_SPTC_Y_LF 0.8
+
 /* Fraction of free GPU memory (cudaMemGetInfo) the scaling workload may plan for. */
 #define BENCH_GPU_MEM_USE 0.85
 /* Fraction of physical memory the CPU scaling workload may plan for. */
@@ -82,6 +103,10 @@ typedef struct bench_defaults {
     int cache_ndims;
     uint32_t cache_dims[BENCH_CACHE_MAX_DIMS]; /* cache: floats per value */
     uint64_t hitrate_records;               /* cache-hitrate: backing-store records */
+    uint64_t probes_slots;                  /* probes: table (and model) slots */
+    uint64_t caching_slots;                 /* caching: table slots */
+    uint64_t caching_batch;                 /* caching: accesses per batch */
+    uint64_t sptc_nnz;                      /* sptc: nonzeros of each tensor */
 } bench_defaults;
 
 /* H100: tables well past the 50 MB L2 from 2^23 keys on (64 MB at KV32). */
@@ -98,9 +123,14 @@ static const bench_defaults BENCH_DEFAULTS_CUDA = {
     1ull << 22,
     1ull << 26, 1ull << 20, 4, {1, 8, 32, 64}, /* cache: HKV's 64M slots, 1M-key batches
                                                   (dim 64: 16 GiB of values) */
-    1ull << 22};       /* cache-hitrate: 2^22 records, 3 policies x 2 streams x 9 sizes: ~45 s on
+    1ull << 22,        /* cache-hitrate: 2^22 records, 3 policies x 2 streams x 9 sizes: ~45 s on
                           an H200 at 9732c47+wip, 40 of them the Zipf write-back's repeated keys
                           (docs/bench.md); 2^24 once repeats are cheap */
+    1ull << 26,        /* probes: 2^26 slots (the model runs on the host) */
+    1ull << 24, 1ull << 20, /* caching: 2^24 slots (a store of 2^26 records), 2^20 accesses
+                                a batch: 512 batches with host work between them */
+    1ull << 23};       /* sptc: 2^23 nonzeros a tensor, ~2^25 products (sorted on the host
+                          for the reference) */
 
 static const bench_defaults BENCH_DEFAULTS_CUDA_QUICK = {
     "cuda-quick", 22, 24, 1, {0.95, 0.0}, 22, 24,
@@ -113,6 +143,9 @@ static const bench_defaults BENCH_DEFAULTS_CUDA_QUICK = {
     1000000ull,
     1ull << 22,
     1ull << 22, 1ull << 18, 2, {1, 64},
+    1ull << 20,
+    1ull << 22,
+    1ull << 20, 1ull << 16, /* caching: host work between batches, kept to seconds */
     1ull << 20};
 
 /* A 2-core machine: sizes a CPU backend finishes in minutes. */
@@ -127,6 +160,9 @@ static const bench_defaults BENCH_DEFAULTS_CPU = {
     1ull << 16,
     1ull << 22,
     1ull << 20, 1ull << 16, 4, {1, 8, 32, 64},
+    1ull << 20,
+    1ull << 22,
+    1ull << 20, 1ull << 16,
     1ull << 20};
 
 static const bench_defaults BENCH_DEFAULTS_CPU_QUICK = {
@@ -140,6 +176,9 @@ static const bench_defaults BENCH_DEFAULTS_CPU_QUICK = {
     1ull << 14,
     1ull << 21,
     1ull << 16, 1ull << 12, 2, {1, 32},
-    1ull << 18};
+    1ull << 18,
+    1ull << 18,
+    1ull << 16, 1ull << 12,
+    1ull << 16};
 
 #endif

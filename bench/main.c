@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "harness/designs.h"
 #include "harness/options.h"
 #include "workloads/workloads.h"
 
@@ -20,23 +21,27 @@ typedef struct workload {
     const char *name;
     int (*run)(bench_ctx *c);
     int in_all;        /* part of `all` and `quick` */
+    int per_design;    /* runs once per design of --design (a dictionary table's workload) */
     const char *about;
 } workload;
 
 static const workload workloads[] = {
-    {"limits", wl_limits, 1, "GPU ceilings: copy bandwidth, random line/sector gathers, atomicCAS"},
-    {"balanced", wl_balanced, 1, "bulk insert / find / negative find at load 0.95 and 0.9"},
-    {"mixed", wl_mixed, 1, "one hive_apply of insert:find:erase = 0.5:0.3:0.2 (Hive Fig. 8)"},
-    {"loadsweep", wl_loadsweep, 1, "fresh table filled to 5%..90%: insert, find, miss, erase"},
-    {"aging", wl_aging, 1, "85% full, rounds of 1% insert/erase/find/miss in one batch"},
-    {"ycsb", wl_ycsb, 1, "YCSB A/B/C, Zipfian 0.99: load and run phases"},
-    {"resize", wl_resize, 1, "growing vs pre-sized inserts; split and merge rates"},
-    {"scaling", wl_scaling, 1, "from 1e7 slots up to what memory allows, at 90% load"},
-    {"steps", wl_steps, 1, "share of inserts per insert step, load 0.55..0.97"},
-    {"adversarial", wl_adversarial, 1, "WarpSpeed's duplicate-key race test (PASS/FAIL)"},
-    {"cpu-compare", wl_cpu_compare, 1, "CPU backend vs GLib GHashTable and ck_ht (CPU only)"},
-    {"cache", wl_cache, 1, "cache table, HKV's shape: fill to 0.5/0.75/1.0, find, evicting inserts"},
-    {"cache-hitrate", wl_cache_hitrate, 1, "cache before a backing store: hit rate, LRU/LFU, Zipf"},
+    {"limits", wl_limits, 1, 0, "GPU ceilings: copy bandwidth, random line/sector gathers, atomicCAS"},
+    {"balanced", wl_balanced, 1, 1, "bulk insert / find / negative find at load 0.95 and 0.9"},
+    {"mixed", wl_mixed, 1, 1, "one hive_apply of insert:find:erase = 0.5:0.3:0.2 (Hive Fig. 8)"},
+    {"loadsweep", wl_loadsweep, 1, 1, "fresh table filled to 5%..90%: insert, find, miss, erase"},
+    {"aging", wl_aging, 1, 1, "85% full, rounds of 1% insert/erase/find/miss in one batch"},
+    {"ycsb", wl_ycsb, 1, 1, "YCSB A/B/C, Zipfian 0.99: load and run phases"},
+    {"resize", wl_resize, 1, 1, "growing vs pre-sized inserts; split and merge rates"},
+    {"scaling", wl_scaling, 1, 1, "from 1e7 slots up to what memory allows, at 90% load"},
+    {"steps", wl_steps, 1, 1, "share of inserts per insert step, load 0.55..0.97"},
+    {"adversarial", wl_adversarial, 1, 1, "WarpSpeed's duplicate-key race test (PASS/FAIL)"},
+    {"probes", wl_probes, 1, 1, "buckets, sectors, lines read per find/miss/insert (a model)"},
+    {"caching", wl_caching, 1, 1, "table before a backing store, FIFO evict-by-erase: hit rate"},
+    {"sptc", wl_sptc, 1, 1, "sparse tensor contraction: build, probe, accumulate (exact check)"},
+    {"cpu-compare", wl_cpu_compare, 1, 1, "CPU backend vs GLib GHashTable and ck_ht (CPU only)"},
+    {"cache", wl_cache, 1, 0, "cache table, HKV's shape: fill to 0.5/0.75/1.0, find, evicting inserts"},
+    {"cache-hitrate", wl_cache_hitrate, 1, 0, "cache before a backing store: hit rate, LRU/LFU, Zipf"},
 };
 #define NWORKLOADS (sizeof workloads / sizeof workloads[0])
 
@@ -165,7 +170,6 @@ int main(int argc, char **argv)
     c.threads = o.threads;
     c.bucket_slots = o.bucket_slots;
     c.lanes_per_op = o.lanes_per_op;
-    c.design = o.design;
     c.ndims = o.ndims;
     memcpy(c.dims, o.dims, sizeof c.dims);
     c.batch = o.batch;
@@ -216,12 +220,45 @@ int main(int argc, char **argv)
         fprintf(stderr, "hive-bench: cannot start the %s backend\n", c.gpu ? "CUDA" : "CPU");
         return 2;
     }
-    if (bench_probe_geometry(&c) != 0) {
-        fprintf(stderr, "hive-bench: the %s backend cannot create a table with this run's "
-                        "config (--kv, --geometry): see above\n",
+    /* the designs: the one named, or each of the table's that this backend
+     * can create (the others are skipped with a line each) */
+    const bench_design *designs[16];
+    char geometries[16][sizeof c.geometry];
+    size_t ndesigns = 0;
+    int design_all = strcmp(o.design, "all") == 0;
+    for (size_t i = 0; i < bench_ndesigns && ndesigns < 16; i++) {
+        const bench_design *d = &bench_designs[i];
+        if (!design_all && strcmp(d->name, o.design) != 0)
+            continue;
+        c.design = d->design;
+        c.design_name = d->name;
+        if (bench_probe_geometry(&c) != 0) {
+            if (design_all) {
+                fprintf(stderr, "hive-bench: design %s: the %s backend cannot create its tables "
+                                "with this run's config (see above): skipped\n",
+                        d->name, c.gpu ? "CUDA" : "CPU");
+                continue;
+            }
+            fprintf(stderr, "hive-bench: the %s backend cannot create a table with this run's "
+                            "config (--kv, --geometry, --design): see above\n",
+                    c.gpu ? "CUDA" : "CPU");
+            bench_ctx_finish(&c);
+            return 2;
+        }
+        memcpy(geometries[ndesigns], c.geometry, sizeof c.geometry);
+        designs[ndesigns++] = d;
+    }
+    if (ndesigns == 0) {
+        fprintf(stderr, "hive-bench: no design can run on the %s backend with this config\n",
                 c.gpu ? "CUDA" : "CPU");
         bench_ctx_finish(&c);
         return 2;
+    }
+    char design_list[256] = "";
+    for (size_t d = 0; d < ndesigns; d++) {
+        size_t len = strlen(design_list);
+        snprintf(design_list + len, sizeof design_list - len, "%s%s", d ? "," : "",
+                 designs[d]->name);
     }
 
     if (all) {
@@ -247,17 +284,26 @@ int main(int argc, char **argv)
         }
     }
 
-    printf("hive-bench: %s backend (%s), KV%u, geometry %s%s, defaults '%s', %d runs + 1 warm-up, "
-           "seed %llu, commit %s, results in %s\n",
-           c.gpu ? "CUDA" : "CPU", c.device, c.bits, c.geometry,
+    printf("hive-bench: %s backend (%s), KV%u, design%s %s, geometry %s%s, defaults '%s', %d runs + "
+           "1 warm-up, seed %llu, commit %s, results in %s\n",
+           c.gpu ? "CUDA" : "CPU", c.device, c.bits, ndesigns > 1 ? "s" : "", design_list,
+           geometries[0],
            c.bucket_slots ? "" : " (default)", c.def->name, c.runs, (unsigned long long)c.seed,
            c.commit, c.out_dir);
     for (size_t i = 0; i < nlist; i++) {
-        if (list[i]->run(&c) != 0) {
-            c.errors++;
-            fprintf(stderr, "hive-bench: %s stopped on an error\n", list[i]->name);
-            if (c.gpu && list[i]->run == wl_limits)
-                c.limits_done = 0;
+        size_t passes = list[i]->per_design ? ndesigns : 1;
+        for (size_t d = 0; d < passes; d++) {
+            c.design = designs[d]->design;
+            c.design_name = list[i]->per_design ? designs[d]->name : "";
+            memcpy(c.geometry, geometries[d], sizeof c.geometry);
+            c.keep_rows = d > 0; /* one CSV and JSON for every design */
+            if (list[i]->run(&c) != 0) {
+                c.errors++;
+                fprintf(stderr, "hive-bench: %s stopped on an error%s%s\n", list[i]->name,
+                        c.design_name[0] ? " with design " : "", c.design_name);
+                if (c.gpu && list[i]->run == wl_limits)
+                    c.limits_done = 0;
+            }
         }
     }
     printf("\nhive-bench: %zu workloads in %.1f s; %d verification failures, %d workloads "

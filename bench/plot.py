@@ -6,8 +6,11 @@
 Every folder under DIR that holds hive-bench CSVs (<workload>_<backend>_kv<bits>.csv)
 gets <workload>.png next to them, one line or bar group per backend and key width,
 drawn like the papers' figures: balanced (Hive Figs. 6-7), mixed (Fig. 8), steps
-(Fig. 9), loadsweep (WarpSpeed Fig. 6.1), aging (Fig. 6.2), scaling (Fig. 6.4), and
-bar charts for limits, ycsb, resize, adversarial and cpu-compare.
+(Fig. 9), loadsweep (WarpSpeed Fig. 6.1), aging (Fig. 6.2), scaling (Fig. 6.4), probes
+(WarpSpeed Table 5.1, as lines over the load), caching, and bar charts for limits,
+ycsb, resize, adversarial, sptc and cpu-compare.  A CSV of `--design all` draws one
+line or bar group per design as well (the `design` column; files from before it
+name the double design in the geometry column).
 
 Only what is new is drawn: a PNG is drawn when it is missing or older than one of
 the CSVs it is drawn from; the others are skipped, one line each.  --all draws
@@ -53,8 +56,21 @@ def read_rows(path):
     for r in rows:
         for k in ("n", "load_factor", "x", "gops", "value", "fraction", "bytes_held"):
             r[k] = num(r.get(k))
+        r["design"] = design_of(r)
         r["label"] = "%s KV%s" % (r.get("backend", "?"), r.get("key_bits", "?"))
+        if r["design"]:
+            r["label"] += " " + r["design"]
     return rows
+
+
+def design_of(row):
+    """The row's table design: its `design` column, or for files written before
+    that column, " double" at the end of the geometry column (else hive)."""
+    if row.get("design") is not None:
+        return row["design"]
+    if row.get("workload") in ("limits", "cache", "cache-hitrate"):
+        return ""
+    return "double" if (row.get("geometry") or "").endswith(" double") else "hive"
 
 
 def rate_scale(rows):
@@ -263,6 +279,58 @@ def plot_cpu_compare(plt, rows, out):
     return bars_of_ops(plt, rows, ops, "hive CPU backend vs GLib GHashTable and ck_ht")
 
 
+def plot_probes(plt, rows, out):
+    fig, axes = plt.subplots(1, 3, figsize=(16, 4.5))
+    for ax, unit in zip(axes, ["buckets", "sectors", "lines128"]):
+        for (label,), group in by(rows, "label").items():
+            for op in ["find", "find-negative", "insert"]:
+                pts = sorted((r["x"], r["value"]) for r in group
+                             if r["op"] == op and r["unit"] == unit and finite(r["value"]))
+                if pts:
+                    ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", ms=3,
+                            label="%s %s" % (label, op))
+        ax.set_title("%s read per operation (model)" % unit)
+        ax.set_xlabel("load factor")
+        ax.set_ylabel(unit)
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize=6)
+    fig.suptitle("probe model: reads per find / absent find / insert (WarpSpeed Table 5.1)")
+    return fig
+
+
+def plot_caching(plt, rows, out):
+    scale, unit = rate_scale(rows)
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.5))
+    line_plot(axes[0], rows, "x", ["uniform", "zipf"], scale)
+    axes[0].set_title("table calls per access")
+    axes[0].set_ylabel(unit)
+    for (label,), group in by(rows, "label").items():
+        for op in ["uniform", "zipf"]:
+            pts = sorted((r["x"], r["value"]) for r in group if r["op"] == op and finite(r["value"]))
+            if pts:
+                axes[1].plot([p[0] for p in pts], [p[1] for p in pts], marker="o", ms=3,
+                             label="%s %s" % (label, op))
+    axes[1].set_title("hit rate")
+    axes[1].set_ylabel("hit rate")
+    axes[1].grid(True, alpha=0.3)
+    for ax in axes:
+        ax.set_xlabel("cache size / table slots")
+        ax.legend(fontsize=7)
+    fig.suptitle("dictionary table as a cache before a backing store (FIFO evict-by-erase)")
+    return fig
+
+
+def plot_sptc(plt, rows, out):
+    fig = bars_of_ops(plt, rows, ["build", "probe", "accumulate"],
+                      "sparse tensor contraction: table calls")
+    totals = ["%s: %.3g s" % (r["label"], r["value"]) for r in rows
+              if r["op"] == "total" and finite(r["value"])]
+    if totals:
+        fig.axes[0].text(0.98, 0.95, "total " + ", ".join(totals), transform=fig.axes[0].transAxes,
+                         ha="right", va="top", fontsize=8)
+    return fig
+
+
 def plot_generic(plt, rows, out):
     ops = [r["op"] for r in rows if finite(r["gops"])]
     return bars_of_ops(plt, rows, ops, rows[0]["workload"])
@@ -280,6 +348,9 @@ PLOTS = {
     "steps": plot_steps,
     "adversarial": plot_adversarial,
     "cpu-compare": plot_cpu_compare,
+    "probes": plot_probes,
+    "caching": plot_caching,
+    "sptc": plot_sptc,
 }
 
 

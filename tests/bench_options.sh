@@ -11,6 +11,11 @@
 #     workload reports its buckets' slots), the header, CSV and JSON record it,
 #     a run without it reports the backend's default, and malformed values, or
 #     geometries hive_create refuses, exit 2 with a message.
+#   * --design: one design's rows carry its name in the CSV's design column and
+#     the JSON; --design all runs a workload once per design into one CSV (the
+#     probes, caching and sptc workloads, verified, at small sizes), a cache-table
+#     workload once with no design; bench/table.py makes a column per design of
+#     it; an unknown design exits 2 with a message.
 # Exit 0 pass, 1 fail.
 set -uo pipefail
 bench=$1
@@ -78,6 +83,11 @@ done
 grep -qE "^  balanced +keys +2\^[0-9]+\.\.2\^[0-9]+, load" "$dir/help.out" ||
   fail "--help: no balanced sizes"
 grep -qE "^  adversarial +buckets +[0-9]" "$dir/help.out" || fail "--help: no adversarial sizes"
+for want in "probes +slots +2\^" "caching +slots +2\^[0-9]+, batch" "sptc +nonzeros +2\^"; do
+  grep -qE "^  $want" "$dir/help.out" || fail "--help: no line '$want'"
+done
+grep -qF -- "--design NAME|all" "$dir/help.out" || fail "--help: no --design NAME|all"
+grep -qF "hive|double" "$dir/help.out" || fail "--help: the designs are not listed"
 grep -qE "^  limits .*GPU only" "$dir/help.out" || fail "--help: limits not marked GPU only"
 "$bench" -h >"$dir/h.out" 2>&1 || fail "-h exited $?"
 grep -q "^usage: hive-bench" "$dir/h.out" || fail "-h: no usage line"
@@ -130,4 +140,44 @@ for bad in 3x1 8x16 64x1 8x3; do
   [ $rc -eq 2 ] || fail "--geometry '$bad' exited $rc, not 2"
   grep -qE "config\.(bucket_slots|lanes_per_op)" "$dir/bad.err" || fail "--geometry '$bad': no hive_create message"
 done
+# --design NAME: the design column of the CSV and JSON
+"$bench" adversarial --backend cpu --n 2^10 --runs 1 --design double --out "$dir/dd" \
+  >"$dir/dd.out" 2>&1 || { cat "$dir/dd.out"; fail "--design double: the run failed"; }
+grep -q "design double, geometry" "$dir/dd.out" || fail "--design double: not in the header"
+[ "$(csv_field "$dir/dd/adversarial_cpu_kv32.csv" race-apply design)" = double ] ||
+  fail "--design double: not in the CSV's design column"
+grep -q '"design": "double"' "$dir/dd/adversarial_cpu_kv32.json" || fail "--design double: not in the JSON"
+bad_option "--design" adversarial --design nosuch
+grep -q "design takes hive|double" "$dir/bad.err" || fail "--design nosuch: the message does not list the designs"
+
+# --design all: every design into one CSV per workload, the new workloads verified
+"$bench" probes caching sptc cache --design all --backend cpu --runs 1 --n 2^12 --batch 256 \
+  --dim 1 --out "$dir/all" >"$dir/all.out" 2>"$dir/all.err" ||
+  { cat "$dir/all.out" "$dir/all.err"; fail "--design all: the run failed"; }
+grep -q "designs hive,double," "$dir/all.out" || fail "--design all: the header does not list the designs"
+grep -q "0 verification failures" "$dir/all.out" || fail "--design all: a check failed"
+for wl in probes caching sptc; do
+  csv="$dir/all/${wl}_cpu_kv32.csv"
+  [ -s "$csv" ] || fail "--design all: no $csv"
+  designs=$(awk -F, 'NR > 1 { print $NF }' "$csv" | sort -u | tr -d '"' | tr '\n' ' ')
+  [ "$designs" = "double hive " ] || fail "$wl: designs '$designs' in the CSV, not double and hive"
+  awk -F, 'NR > 1 && $15 != 1 { exit 1 }' "$csv" || fail "$wl: a row is not verified (ok != 1)"
+done
+[ "$(awk -F, 'NR > 1 { print $NF }' "$dir/all/cache_cpu_kv64.csv" | sort -u)" = '""' ] ||
+  fail "cache: the cache table's rows name a design"
+[ "$(grep -c "== cache:" "$dir/all.out")" = 1 ] || fail "cache: ran more than once with --design all"
+# a design the backend refuses is skipped with a line; none left: exit 2
+"$bench" probes --design all --backend cpu --geometry 8x3 --n 2^10 >/dev/null 2>"$dir/bad.err"
+rc=$?
+[ $rc -eq 2 ] || fail "--design all with no design possible exited $rc, not 2"
+[ "$(grep -c "design .*: the CPU backend cannot create its tables .*: skipped" "$dir/bad.err")" = 2 ] ||
+  fail "--design all: no skip line per refused design: $(cat "$dir/bad.err")"
+grep -q "no design can run" "$dir/bad.err" || fail "--design all: no message when every design is refused"
+csv_field "$dir/all/probes_cpu_kv32.csv" find unit | grep -qx buckets || fail "probes: no buckets row"
+if command -v python3 >/dev/null; then
+  python3 "$(dirname "$0")/../bench/table.py" "$dir/all/sptc_cpu_kv32.csv" >"$dir/table.md" ||
+    fail "bench/table.py failed"
+  grep -qx "| op | hive | double |" "$dir/table.md" || fail "table.py: no column per design: $(head -5 "$dir/table.md")"
+  grep -q "^| accumulate | [0-9.]* | [0-9.]* |$" "$dir/table.md" || fail "table.py: no accumulate row"
+fi
 echo "bench options: passed"

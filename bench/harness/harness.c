@@ -183,9 +183,7 @@ int bench_probe_geometry(bench_ctx *c)
     hive_destroy(t);
     if (rc != 0)
         return -1;
-    /* The design rides in the geometry column when it is not the default. */
-    snprintf(c->geometry, sizeof c->geometry, "%ux%u%s", st.bucket_slots, st.lanes_per_op,
-             c->design == HIVE_DESIGN_DOUBLE ? " double" : "");
+    snprintf(c->geometry, sizeof c->geometry, "%ux%u", st.bucket_slots, st.lanes_per_op);
     return 0;
 }
 
@@ -722,6 +720,8 @@ static bench_row *new_row(bench_ctx *c, const char *op)
     r->gops = r->gops_min = r->gops_max = NAN;
     r->value = r->value_min = r->value_max = NAN;
     r->fraction = NAN;
+    snprintf(r->design, sizeof r->design, "%s", c->design_name != NULL ? c->design_name : "");
+    snprintf(r->geometry, sizeof r->geometry, "%s", c->geometry);
     return r;
 }
 
@@ -776,8 +776,11 @@ bench_row *bench_row_value(bench_ctx *c, const char *op, uint64_t n, double lf, 
 void bench_begin(bench_ctx *c, const char *workload)
 {
     c->workload = workload;
-    c->nrows = 0;
-    bench_progress(c, "%s: start (%s backend, KV%u)", workload, c->gpu ? "CUDA" : "CPU", c->bits);
+    if (!c->keep_rows)
+        c->nrows = 0;
+    c->first_row = c->nrows;
+    bench_progress(c, "%s: start (%s backend, KV%u%s%s)", workload, c->gpu ? "CUDA" : "CPU",
+                   c->bits, c->design_name[0] ? ", design " : "", c->design_name);
 }
 
 int bench_end(bench_ctx *c)

@@ -41,6 +41,8 @@ typedef struct bench_row {
     int runs;            /* timed runs the median is over */
     int ok;              /* 1 verified, 0 a check failed, -1 nothing to verify */
     int detail;          /* 1: in the CSV/JSON only, not the printed table (per-round rows) */
+    char design[16];     /* the table design ("" for a workload that has none: limits, cache) */
+    char geometry[24];   /* the tables' geometry as created (bench_ctx.geometry) */
 } bench_row;
 
 typedef struct bench_ctx {
@@ -56,7 +58,8 @@ typedef struct bench_ctx {
     uint32_t threads;          /* CPU backend worker threads, 0 = one per core */
     uint32_t bucket_slots;     /* --geometry S x T: slots per bucket and lanes per key, */
     uint32_t lanes_per_op;     /* 0 = the backend's default (hive_config) */
-    hive_design design;        /* --design */
+    hive_design design;        /* --design: the design now running */
+    const char *design_name;   /* its name (designs.c), "" while a workload without one runs */
     uint32_t dims[BENCH_CACHE_MAX_DIMS]; /* --dim (cache); ndims 0: the defaults' */
     int ndims;
     uint64_t batch;            /* --batch (cache, cache-hitrate); 0: the defaults' */
@@ -75,6 +78,8 @@ typedef struct bench_ctx {
     const char *workload;
     bench_row *rows;
     size_t nrows, cap_rows;
+    size_t first_row;          /* the rows of the design now running start here */
+    int keep_rows;             /* 1: bench_begin keeps the rows of the designs run before */
     int failures;              /* verification failures, all workloads */
     int errors;                /* workloads aborted */
     double t0;                 /* start time (progress lines) */
@@ -147,6 +152,21 @@ void bench_par_for(uint64_t n, void (*fn)(void *arg, uint64_t lo, uint64_t hi, u
 
 /* ---------------------------------------------------------------- generation */
 
+/* Element i of a host array of keys or values of the run's width (bits 32
+ * or 64): written, read. */
+static inline void bench_word_put(void *a, uint32_t bits, uint64_t i, uint64_t v)
+{
+    if (bits == 32)
+        ((uint32_t *)a)[i] = (uint32_t)v;
+    else
+        ((uint64_t *)a)[i] = v;
+}
+
+static inline uint64_t bench_word_get(const void *a, uint32_t bits, uint64_t i)
+{
+    return bits == 32 ? ((const uint32_t *)a)[i] : ((const uint64_t *)a)[i];
+}
+
 bench_keys bench_keys_for(const bench_ctx *c, uint64_t seed);
 /* A batch of one op over counters [base, base + n), unshuffled. */
 bench_gen bench_gen_one(bench_keys k, uint64_t n, uint64_t base, hive_op op, hive_result expect,
@@ -213,8 +233,10 @@ bench_row *bench_row_timed(bench_ctx *c, const char *op, uint64_t n, double lf, 
 bench_row *bench_row_value(bench_ctx *c, const char *op, uint64_t n, double lf, double x,
                            double value, const char *unit, uint64_t bytes, int runs, int ok);
 
-/* Begins a workload (clears its rows); ends it: prints the table, writes
- * CSV and JSON.  Returns 0, or -1 when the files could not be written. */
+/* Begins a workload (clears its rows, unless keep_rows: the same workload
+ * with the next design of --design all); ends it: prints the table of this
+ * design's rows, writes CSV and JSON with every design's.  Returns 0, or -1
+ * when the files could not be written. */
 void bench_begin(bench_ctx *c, const char *workload);
 int bench_end(bench_ctx *c);
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "designs.h"
 #include "harness.h"
 
 enum {
@@ -63,15 +64,18 @@ void bench_options_usage(FILE *f)
             "                           (1 .. S; the CPU backend runs a key on one thread): e.g.\n"
             "                           32x32, the Hive paper's warp per bucket (default: the\n"
             "                           backend's own)\n"
-            "  --design hive|double     the table design (hive_config.design, default hive)\n"
+            "  --design NAME|all        the table design (hive_config.design, default hive;\n"
+            "                           %s); all: each workload once per design\n"
             "  --dim D[,D...]           cache: floats per value, one point each (default: the\n"
             "                           sizes below)\n"
-            "  --batch N                cache, cache-hitrate: keys per call (default: below)\n"
+            "  --batch N                cache, cache-hitrate, caching: keys per call (default:\n"
+            "                           below)\n"
             "  --quick                  quick sizes for the named workloads\n"
             "  --out DIR                results folder (default %s)\n"
             "  -h, --help               this text\n"
             "  --version                the version and commit of this build\n",
-            (unsigned long long)BENCH_DEFAULT_SEED, BENCH_DEFAULT_RUNS, BENCH_DEFAULT_OUT);
+            (unsigned long long)BENCH_DEFAULT_SEED, BENCH_DEFAULT_RUNS, bench_design_names(),
+            BENCH_DEFAULT_OUT);
 }
 
 /* 2^k for powers of two from 2^10, 1e7 or 2e9 for one digit and zeros, else
@@ -138,6 +142,13 @@ static void fmt_size(char *out, size_t size, const bench_defaults *d, const char
     } else if (strcmp(workload, "cache-hitrate") == 0) {
         snprintf(out, size, "%s, batch %s", fmt_count(a, sizeof a, d->hitrate_records),
                  fmt_count(b, sizeof b, d->cache_batch));
+    } else if (strcmp(workload, "probes") == 0) {
+        fmt_count(out, size, d->probes_slots);
+    } else if (strcmp(workload, "caching") == 0) {
+        snprintf(out, size, "%s, batch %s", fmt_count(a, sizeof a, d->caching_slots),
+                 fmt_count(b, sizeof b, d->caching_batch));
+    } else if (strcmp(workload, "sptc") == 0) {
+        fmt_count(out, size, d->sptc_nnz);
     } else {
         fmt_count(out, size, d->compare_keys);
     }
@@ -152,6 +163,7 @@ void bench_defaults_usage(FILE *f, const bench_defaults *full, const bench_defau
         {"balanced", "keys"},   {"mixed", "ops"},        {"loadsweep", "slots"},
         {"aging", "slots"},     {"ycsb", "records"},     {"resize", "keys"},
         {"scaling", "max slots"}, {"steps", "slots"},    {"adversarial", "buckets"},
+        {"probes", "slots"},    {"caching", "slots"},    {"sptc", "nonzeros"},
         {"cpu-compare", "keys"}, {"cache", "slots"},     {"cache-hitrate", "records"},
     };
     fprintf(f, "  %-13s %-10s %-34s %s\n", "workload", "--n sets", "all, named workloads",
@@ -280,14 +292,12 @@ static int take(bench_options *o, int opt, const char *name, const char *v)
         o->out_dir = v;
         return 0;
     case OPT_DESIGN:
-        if (strcmp(v, "hive") == 0)
-            o->design = HIVE_DESIGN_HIVE;
-        else if (strcmp(v, "double") == 0)
-            o->design = HIVE_DESIGN_DOUBLE;
-        else {
-            fprintf(stderr, "hive-bench: --design takes hive or double (got '%s')\n", v);
+        if (strcmp(v, "all") != 0 && bench_design_named(v) == NULL) {
+            fprintf(stderr, "hive-bench: --design takes %s or all (got '%s'; see hive-bench --help)\n",
+                    bench_design_names(), v);
             return 2;
         }
+        o->design = v;
         return 0;
     case OPT_DIM:
         if (parse_dims(v, o->dims, &o->ndims) != 0) {
@@ -363,6 +373,7 @@ int bench_options_parse(bench_options *o, int argc, char **argv)
     o->seed = BENCH_DEFAULT_SEED;
     o->runs = BENCH_DEFAULT_RUNS;
     o->out_dir = BENCH_DEFAULT_OUT;
+    o->design = "hive";
 
     /* getopt_long names the program by argv[0] in its messages: a copy of
      * argv whose [0] is the bare name keeps them as short as ours. */

@@ -23,7 +23,7 @@ typedef struct bench_options {
     uint32_t threads;          /* 0: one per core */
     uint32_t bucket_slots;     /* --geometry SxT; 0 0: the backend's own */
     uint32_t lanes_per_op;
-    hive_design design;        /* --design; HIVE_DESIGN_HIVE by default */
+    const char *design;        /* --design: a name of designs.c's table, or "all" */
     uint32_t dims[BENCH_CACHE_MAX_DIMS]; /* --dim: cache value widths; ndims 0 = defaults' */
     int ndims;
     uint64_t batch;            /* --batch: cache keys per call; 0 = defaults' */

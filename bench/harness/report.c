@@ -11,8 +11,10 @@
  *   geometry    slots per bucket x lanes per key of the tables, as created
  *   gops_min, gops_max    the slowest and the fastest run's gops (empty: not per run)
  *   value_min, value_max  the least and the greatest run's value (empty: not per run)
- * In the CSV the four min/max columns come last, so the columns before them keep
- * fixed positions; the JSON rows carry the same keys. */
+ *   design      the table design (hive_config.design; empty for limits and the cache table)
+ * In the CSV the four min/max columns and then design come last, so the columns
+ * before them keep fixed positions; the JSON rows carry the same keys (geometry
+ * and design per row: one file holds every design of --design all). */
 #define _POSIX_C_SOURCE 200809L
 
 #include "report.h"
@@ -42,13 +44,14 @@ void bench_report_table(const bench_ctx *c, FILE *f)
     /* GPU figures in B ops/s; CPU figures read better in M ops/s. */
     double scale = c->gpu ? 1.0 : 1000.0;
     const char *unit = c->gpu ? "Gops/s" : "Mops/s";
-    fprintf(f, "\n== %s: %s backend, KV%u, geometry %s, %s, driver %s, commit %s, %s\n",
-            c->workload, backend_name(c), c->bits, c->geometry, c->device, c->driver, c->commit,
-            c->date);
+    fprintf(f, "\n== %s: %s backend, KV%u, %s%s%sgeometry %s, %s, driver %s, commit %s, %s\n",
+            c->workload, backend_name(c), c->bits, c->design_name[0] ? "design " : "",
+            c->design_name, c->design_name[0] ? ", " : "", c->geometry, c->device, c->driver,
+            c->commit, c->date);
     fprintf(f, "%-26s %12s %6s %12s %10s %-17s %9s %18s %11s %4s\n", "op", "n", "load", "x", unit,
             "(min..max)", c->gpu ? "of limit" : "", "other", "footprint", "ok");
     size_t detail = 0;
-    for (size_t i = 0; i < c->nrows; i++) {
+    for (size_t i = c->first_row; i < c->nrows; i++) {
         const bench_row *r = &c->rows[i];
         if (r->detail) {
             detail++;
@@ -176,7 +179,7 @@ int bench_report_files(const bench_ctx *c)
     }
     fprintf(f, "workload,backend,key_bits,n,load_factor,op,x,gops,value,unit,limit,fraction,"
                "bytes_held,runs,ok,device,driver,commit,date,geometry,gops_min,gops_max,"
-               "value_min,value_max\n");
+               "value_min,value_max,design\n");
     for (size_t i = 0; i < c->nrows; i++) {
         const bench_row *r = &c->rows[i];
         fprintf(f, "%s,%s,%u,%llu,", r->workload, backend_name(c), c->bits,
@@ -193,12 +196,12 @@ int bench_report_files(const bench_ctx *c)
         csv_string(f, c->driver, 0);
         csv_string(f, c->commit, 0);
         csv_string(f, c->date, 0);
-        csv_string(f, c->geometry, 0);
+        csv_string(f, r->geometry, 0);
         csv_double(f, r->gops_min);
         csv_double(f, r->gops_max);
         csv_double(f, r->value_min);
-        csv_last_double(f, r->value_max);
-        fputc('\n', f);
+        csv_double(f, r->value_max);
+        csv_string(f, r->design, 1);
     }
     int bad = ferror(f);
     if (fclose(f) != 0 || bad) {
@@ -261,8 +264,12 @@ int bench_report_files(const bench_ctx *c)
         json_string(f, r->limit);
         fprintf(f, ", ");
         json_double(f, "fraction", r->fraction, 1);
-        fprintf(f, "\"bytes_held\": %llu, \"runs\": %d, \"ok\": %d}",
+        fprintf(f, "\"bytes_held\": %llu, \"runs\": %d, \"ok\": %d, \"design\": ",
                 (unsigned long long)r->bytes_held, r->runs, r->ok);
+        json_string(f, r->design);
+        fprintf(f, ", \"geometry\": ");
+        json_string(f, r->geometry);
+        fputc('}', f);
     }
     fprintf(f, "\n  ]\n}\n");
     bad = ferror(f);

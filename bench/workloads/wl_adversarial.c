@@ -33,19 +33,6 @@ static uint32_t hash1(uint32_t bits, uint64_t key)
     return bits == 32 ? hive_bithash1((uint32_t)key) : hive_hash1_k64(key);
 }
 
-static void put_key(uint32_t bits, void *a, uint64_t i, uint64_t key)
-{
-    if (bits == 32)
-        ((uint32_t *)a)[i] = (uint32_t)key;
-    else
-        ((uint64_t *)a)[i] = key;
-}
-
-static uint64_t get_key(uint32_t bits, const void *a, uint64_t i)
-{
-    return bits == 32 ? ((const uint32_t *)a)[i] : ((const uint64_t *)a)[i];
-}
-
 /* first[b], second[b] for every bucket; 0 on success, -1 if the draws ran out. */
 static int choose_keys(const bench_ctx *c, bench_keys k, uint64_t buckets, uint64_t *first,
                        uint64_t *second, uint8_t *have)
@@ -142,8 +129,8 @@ int wl_adversarial(bench_ctx *c)
 
         /* round 1: insert every X */
         for (uint64_t b = 0; b < B; b++) {
-            put_key(bits, h_keys, b, first[b]);
-            put_key(bits, h_vals, b, 0);
+            bench_word_put(h_keys, bits, b, first[b]);
+            bench_word_put(h_vals, bits, b, 0);
         }
         BENCH_STEP(bench_to_table_memory(c, d_keys, h_keys, B * c->kbytes), ok, fail);
         BENCH_STEP(bench_to_table_memory(c, d_vals, h_vals, B * c->kbytes), ok, fail);
@@ -163,12 +150,12 @@ int wl_adversarial(bench_ctx *c)
             h_ops[3 * b] = HIVE_OP_ERASE;
             h_ops[3 * b + 1] = HIVE_OP_UPSERT;
             h_ops[3 * b + 2] = HIVE_OP_UPSERT;
-            put_key(bits, h_keys, 3 * b, first[b]);
-            put_key(bits, h_keys, 3 * b + 1, second[b]);
-            put_key(bits, h_keys, 3 * b + 2, second[b]);
-            put_key(bits, h_vals, 3 * b, 0);
-            put_key(bits, h_vals, 3 * b + 1, 1);
-            put_key(bits, h_vals, 3 * b + 2, 2);
+            bench_word_put(h_keys, bits, 3 * b, first[b]);
+            bench_word_put(h_keys, bits, 3 * b + 1, second[b]);
+            bench_word_put(h_keys, bits, 3 * b + 2, second[b]);
+            bench_word_put(h_vals, bits, 3 * b, 0);
+            bench_word_put(h_vals, bits, 3 * b + 1, 1);
+            bench_word_put(h_vals, bits, 3 * b + 2, 2);
         }
         BENCH_STEP(bench_to_table_memory(c, d_ops, h_ops, 3 * B), ok, fail);
         BENCH_STEP(bench_to_table_memory(c, d_keys, h_keys, 3 * B * c->kbytes), ok, fail);
@@ -194,7 +181,7 @@ int wl_adversarial(bench_ctx *c)
 
         /* round 3: four checks on every Y, in order */
         for (uint64_t b = 0; b < B; b++)
-            put_key(bits, h_keys, b, second[b]);
+            bench_word_put(h_keys, bits, b, second[b]);
         BENCH_STEP(bench_to_table_memory(c, d_keys, h_keys, B * c->kbytes), ok, fail);
         BENCH_STEP(bench_status(c, hive_find(t, B, d_keys, d_vals, d_res, c->stream),
                                 "hive_find (a)"),
@@ -203,7 +190,7 @@ int wl_adversarial(bench_ctx *c)
         BENCH_STEP(bench_to_host(c, h_vals, d_vals, B * c->kbytes), ok, fail);
         fail_first_query += count_not(h_res, B, 1);
         for (uint64_t b = 0; b < B; b++) {
-            uint64_t v = get_key(bits, h_vals, b);
+            uint64_t v = bench_word_get(h_vals, bits, b);
             if (h_res[b] == 1 && v != 1 && v != 2) {
                 bench_fail(c, "bucket %llu: Y holds value %llu, not 1 or 2", (unsigned long long)b,
                            (unsigned long long)v);

@@ -17,6 +17,9 @@ int wl_resize(bench_ctx *c);      /* growth vs pre-sized; split / merge rates */
 int wl_scaling(bench_ctx *c);     /* 1e7 slots up to what memory allows, 90% load */
 int wl_adversarial(bench_ctx *c); /* WarpSpeed's duplicate-key race test */
 int wl_steps(bench_ctx *c);       /* the four insert steps, load 0.55..0.97 */
+int wl_probes(bench_ctx *c);      /* buckets, sectors, lines per op: the probe model */
+int wl_caching(bench_ctx *c);     /* dictionary table before a backing store: hit rate */
+int wl_sptc(bench_ctx *c);        /* sparse tensor contraction, checked against the CPU */
 int wl_cpu_compare(bench_ctx *c); /* CPU backend vs GLib GHashTable and ck_ht */
 int wl_cache(bench_ctx *c);       /* cache table, HKV's benchmark: loads 0.5/0.75/1.0 */
 int wl_cache_hitrate(bench_ctx *c); /* cache in front of a backing store: hit rates */

@@ -1,0 +1,291 @@
+/* probe_model.c — the probe model (see probe_model.h) and the designs'
+ * placement rules in it. */
+#include "probe_model.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h" /* bench_par_for */
+
+#include "designs/double/probe.h"
+#include "designs/hive/probe.h"
+#include "hash/bithash.h"
+
+static void hashes(const bench_model_table *m, uint64_t key, uint32_t *h1, uint32_t *h2)
+{
+    if (m->bits == 32) {
+        *h1 = hive_bithash1((uint32_t)key);
+        *h2 = hive_bithash2((uint32_t)key);
+    } else {
+        *h1 = hive_hash1_k64(key);
+        *h2 = hive_hash2_k64(key);
+    }
+}
+
+/* Probe i of a key whose hashes are known. */
+static uint64_t probe_of(const bench_model_table *m, uint32_t h1, uint32_t h2, uint32_t i)
+{
+    return hive_bucket_of(m->ix, m->model->probe_hash(h1, h2, i));
+}
+
+uint64_t bench_model_probe(const bench_model_table *m, uint64_t key, uint32_t i)
+{
+    uint32_t h1, h2;
+    hashes(m, key, &h1, &h2);
+    return probe_of(m, h1, h2, i);
+}
+
+int bench_model_init(bench_model_table *m, const bench_probe_model *model, uint64_t buckets,
+                     uint32_t slots, uint64_t stash_buckets, uint32_t bits)
+{
+    memset(m, 0, sizeof *m);
+    m->stash_buckets = stash_buckets ? stash_buckets : 1;
+    m->model = model;
+    m->buckets = buckets;
+    m->slots = slots;
+    m->bits = bits;
+    m->slot_bytes = bits / 4; /* key and value */
+    m->ix = hive_index_for(buckets);
+    m->fill = calloc(buckets, 1);
+    m->keys = malloc(buckets * slots * sizeof *m->keys);
+    if (m->fill == NULL || m->keys == NULL || slots > 255) {
+        bench_model_free(m);
+        return -1;
+    }
+    return 0;
+}
+
+void bench_model_free(bench_model_table *m)
+{
+    free(m->fill);
+    free(m->keys);
+    m->fill = NULL;
+    m->keys = NULL;
+}
+
+void bench_model_scan(const bench_model_table *m, uint32_t slot, bench_model_cost *cost)
+{
+    uint32_t end = (slot + 1) * m->slot_bytes; /* bytes up to the end of `slot` */
+    cost->buckets += 1;
+    cost->sectors += (end + 31) / 32;
+    cost->lines += (end + 127) / 128;
+}
+
+void bench_model_put(bench_model_table *m, uint64_t b, uint64_t key)
+{
+    m->keys[b * m->slots + m->fill[b]] = key;
+    m->fill[b]++;
+    m->size++;
+}
+
+/* Walks the probe buckets to the first with a free slot: its index, or
+ * `probes` when every one is full (all of them read whole). */
+static uint32_t walk_to_free(const bench_model_table *m, uint64_t key, uint64_t *bucket,
+                             bench_model_cost *cost)
+{
+    uint32_t P = m->model->probes;
+    for (uint32_t i = 0; i < P; i++) {
+        uint64_t b = bench_model_probe(m, key, i);
+        if (m->fill[b] < m->slots) {
+            bench_model_scan(m, m->fill[b], cost);
+            *bucket = b;
+            return i;
+        }
+        bench_model_scan(m, m->slots - 1, cost);
+    }
+    return P;
+}
+
+int bench_model_first_fit(bench_model_table *m, uint64_t key, bench_model_cost *cost)
+{
+    uint64_t b = 0;
+    if (walk_to_free(m, key, &b, cost) == m->model->probes)
+        return 1;
+    bench_model_put(m, b, key);
+    return 0;
+}
+
+void bench_model_stash(bench_model_table *m, bench_model_cost *cost)
+{
+    cost->buckets += 1; /* the stash: one bucket read */
+    cost->sectors += (m->slots * m->slot_bytes + 31) / 32;
+    cost->lines += (m->slots * m->slot_bytes + 127) / 128;
+    m->stash++;
+    m->size++;
+}
+
+void bench_model_absent_r4(const bench_model_table *m, uint64_t key, bench_model_cost *cost)
+{
+    uint64_t b = 0;
+    if (walk_to_free(m, key, &b, cost) < m->model->probes || m->stash == 0)
+        return;
+    /* the stash bucket, when the key's home bit is set */
+    double p = 1.0 - exp(-(double)m->stash / (double)m->stash_buckets);
+    cost->buckets += p;
+    cost->sectors += p * ((m->slots * m->slot_bytes + 31) / 32);
+    cost->lines += p * ((m->slots * m->slot_bytes + 127) / 128);
+}
+
+void bench_model_insert(bench_model_table *m, uint64_t key, bench_model_cost *cost)
+{
+    if (m->model->place != NULL)
+        m->model->place(m, key, cost);
+    else if (bench_model_first_fit(m, key, cost) != 0)
+        bench_model_stash(m, cost);
+}
+
+void bench_model_find_absent(const bench_model_table *m, uint64_t key, bench_model_cost *cost)
+{
+    if (m->model->absent != NULL)
+        m->model->absent(m, key, cost);
+    else
+        bench_model_absent_r4(m, key, cost);
+}
+
+static void scan_counts(const bench_model_table *m, uint32_t slot, uint64_t acc[4])
+{
+    uint32_t end = (slot + 1) * m->slot_bytes;
+    acc[0] += 1;
+    acc[1] += (end + 31) / 32;
+    acc[2] += (end + 127) / 128;
+}
+
+/* Finds of the keys of buckets [lo, hi): acc = buckets, sectors, lines, lost. */
+static void find_range(void *p, uint64_t lo, uint64_t hi, uint64_t *acc)
+{
+    const bench_model_table *m = p;
+    for (uint64_t b = lo; b < hi; b++) {
+        for (uint32_t s = 0; s < m->fill[b]; s++) {
+            uint32_t h1, h2, i = 0;
+            hashes(m, m->keys[b * m->slots + s], &h1, &h2);
+            for (; i < m->model->probes; i++) {
+                if (probe_of(m, h1, h2, i) == b)
+                    break;
+                scan_counts(m, m->slots - 1, acc); /* full: the key went on */
+            }
+            if (i == m->model->probes)
+                acc[3]++;
+            else
+                scan_counts(m, s, acc);
+        }
+    }
+}
+
+uint64_t bench_model_find_all(const bench_model_table *m, bench_model_cost *cost)
+{
+    uint64_t acc[4];
+    bench_par_for(m->buckets, find_range, (void *)m, acc);
+    cost->buckets += (double)acc[0];
+    cost->sectors += (double)acc[1];
+    cost->lines += (double)acc[2];
+    /* stashed keys: every probe bucket whole, then one stash bucket */
+    double whole_sectors = (m->slots * m->slot_bytes + 31) / 32;
+    double whole_lines = (m->slots * m->slot_bytes + 127) / 128;
+    double per = m->model->probes + 1.0;
+    cost->buckets += (double)m->stash * per;
+    cost->sectors += (double)m->stash * per * whole_sectors;
+    cost->lines += (double)m->stash * per * whole_lines;
+    return acc[3];
+}
+
+/* ---------------------------------------------------------------- designs */
+
+static uint32_t hive_probe(uint32_t h1, uint32_t h2, uint32_t i) { return hive_hive_probe_hash(h1, h2, i); }
+
+/* Hive, both buckets full: the locked path reads b1 and b2 again, then
+ * searches breadth-first for a chain of at most HIVE_MODEL_CHAIN cuckoo
+ * moves: each victim lives in its own b1 and moves to its b2 (a read of one
+ * word: its b2's last slot), the last into a free slot; a full b2 is read
+ * whole for the next victims.  The library searches two moves breadth-first
+ * and then walks (docs/design.md R5), so the two differ in which chains they
+ * find: the `stash` rows show by how much. */
+#define HIVE_MODEL_CHAIN 8
+#define HIVE_MODEL_NODES 1024
+
+typedef struct chain_node {
+    uint64_t bucket;
+    uint32_t slot;
+    int parent, depth;
+} chain_node;
+
+static int on_path(const chain_node *q, int at, uint64_t bucket, uint32_t slot)
+{
+    for (; at >= 0; at = q[at].parent)
+        if (q[at].bucket == bucket && q[at].slot == slot)
+            return 1;
+    return 0;
+}
+
+static int push_victims(const bench_model_table *m, chain_node *q, int *n, uint64_t b, int parent,
+                        int depth)
+{
+    for (uint32_t s = 0; s < m->slots && *n < HIVE_MODEL_NODES; s++) {
+        if (bench_model_probe(m, m->keys[b * m->slots + s], 0) != b || on_path(q, parent, b, s))
+            continue;
+        q[*n].bucket = b;
+        q[*n].slot = s;
+        q[*n].parent = parent;
+        q[*n].depth = depth;
+        (*n)++;
+    }
+    return 0;
+}
+
+static int hive_chain(bench_model_table *m, uint64_t key, bench_model_cost *cost)
+{
+    static chain_node q[HIVE_MODEL_NODES]; /* the model runs on one thread */
+    uint64_t home[2] = {bench_model_probe(m, key, 0), bench_model_probe(m, key, 1)};
+    int n = 0;
+    bench_model_scan(m, m->slots - 1, cost);
+    bench_model_scan(m, m->slots - 1, cost);
+    push_victims(m, q, &n, home[0], -1, 1);
+    if (home[1] != home[0])
+        push_victims(m, q, &n, home[1], -1, 1);
+    for (int i = 0; i < n; i++) {
+        uint64_t victim = m->keys[q[i].bucket * m->slots + q[i].slot];
+        uint64_t to = bench_model_probe(m, victim, 1);
+        cost->buckets += 1; /* its b2's last slot: one sector, one line */
+        cost->sectors += 1;
+        cost->lines += 1;
+        if (to == q[i].bucket)
+            continue;
+        if (m->fill[to] < m->slots) { /* room: apply the chain from its end */
+            bench_model_put(m, to, victim);
+            int at = i;
+            for (; q[at].parent >= 0; at = q[at].parent) { /* each slot takes its parent's pair */
+                const chain_node *up = &q[q[at].parent];
+                m->keys[q[at].bucket * m->slots + q[at].slot] = m->keys[up->bucket * m->slots + up->slot];
+                m->moves++;
+            }
+            m->keys[q[at].bucket * m->slots + q[at].slot] = key; /* the chain's first slot */
+            m->moves++;
+            return 0;
+        }
+        if (q[i].depth < HIVE_MODEL_CHAIN && n < HIVE_MODEL_NODES) {
+            bench_model_scan(m, m->slots - 1, cost);
+            push_victims(m, q, &n, to, i, q[i].depth + 1);
+        }
+    }
+    return 1;
+}
+
+static void hive_place(bench_model_table *m, uint64_t key, bench_model_cost *cost)
+{
+    if (bench_model_first_fit(m, key, cost) != 0 && hive_chain(m, key, cost) != 0)
+        bench_model_stash(m, cost);
+}
+
+const bench_probe_model bench_model_hive = {
+    HIVE_HIVE_PROBES, hive_probe, hive_place, NULL,
+    "b1, b2 by first fit; when both are full a breadth-first chain of up to 8 cuckoo moves "
+    "(b1 -> b2), else the stash (the library's search differs: compare the stash rows)"};
+
+static uint32_t double_probe(uint32_t h1, uint32_t h2, uint32_t i)
+{
+    return hive_double_probe_hash(h1, h2, i);
+}
+
+const bench_probe_model bench_model_double = {
+    HIVE_DOUBLE_PROBES, double_probe, NULL, NULL,
+    "first fit along the probe buckets, then the stash (exact for one key at a time)"};

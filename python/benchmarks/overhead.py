@@ -67,12 +67,17 @@ def c_find_seconds(hive_bench, backend, n, runs):
 
 
 def device_arrays(backend):
-    """(to_table, synchronise) for the backend: CuPy arrays on CUDA, numpy on the CPU."""
+    """(to_table, synchronise) for the backend: CuPy arrays (else PyTorch tensors) on CUDA, numpy on the CPU."""
     if backend != "cuda":
         return (lambda a: a), (lambda: None)
-    import cupy
+    try:
+        import cupy
 
-    return cupy.asarray, cupy.cuda.get_current_stream().synchronize
+        return cupy.asarray, cupy.cuda.get_current_stream().synchronize
+    except ImportError:
+        import torch
+
+        return (lambda a: torch.from_numpy(a).cuda()), torch.cuda.synchronize
 
 
 def measure(backend, n, runs, hive_bench):

@@ -86,7 +86,9 @@ def _device_array(obj, name):
     """obj itself if it exposes __cuda_array_interface__; a zero-copy CuPy view of a DLPack one."""
     if hasattr(obj, "__cuda_array_interface__"):
         return obj
-    if hasattr(obj, "__dlpack__"):
+    # DLPack's device types of GPU memory: kDLCUDA (2) and kDLCUDAManaged (13).  A numpy array
+    # speaks DLPack too, from host memory: that is the caller's mistake, not CuPy's to report.
+    if hasattr(obj, "__dlpack__") and getattr(obj, "__dlpack_device__", lambda: (2, 0))()[0] in (2, 13):
         try:
             import cupy
         except ImportError:

@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "harness.h"
+#include "designs/names.h"
 
 #include <errno.h>
 #include <math.h>
@@ -184,8 +185,8 @@ int bench_probe_geometry(bench_ctx *c)
     if (rc != 0)
         return -1;
     /* The design rides in the geometry column when it is not the default. */
-    snprintf(c->geometry, sizeof c->geometry, "%ux%u%s", st.bucket_slots, st.lanes_per_op,
-             c->design == HIVE_DESIGN_DOUBLE ? " double" : "");
+    snprintf(c->geometry, sizeof c->geometry, "%ux%u%s%s", st.bucket_slots, st.lanes_per_op,
+             c->design == HIVE_DESIGN_HIVE ? "" : " ", c->design == HIVE_DESIGN_HIVE ? "" : hive_design_name(c->design));
     return 0;
 }
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "designs/names.h"
 
 enum {
     OPT_BACKEND = 256,
@@ -63,7 +64,8 @@ void bench_options_usage(FILE *f)
             "                           (1 .. S; the CPU backend runs a key on one thread): e.g.\n"
             "                           32x32, the Hive paper's warp per bucket (default: the\n"
             "                           backend's own)\n"
-            "  --design hive|double     the table design (hive_config.design, default hive)\n"
+            "  --design NAME            the table design (hive_config.design, default hive): hive,\n"
+            "                           double, p2 or iceberg (src/designs/names.h)\n"
             "  --dim D[,D...]           cache: floats per value, one point each (default: the\n"
             "                           sizes below)\n"
             "  --batch N                cache, cache-hitrate: keys per call (default: below)\n"
@@ -280,12 +282,8 @@ static int take(bench_options *o, int opt, const char *name, const char *v)
         o->out_dir = v;
         return 0;
     case OPT_DESIGN:
-        if (strcmp(v, "hive") == 0)
-            o->design = HIVE_DESIGN_HIVE;
-        else if (strcmp(v, "double") == 0)
-            o->design = HIVE_DESIGN_DOUBLE;
-        else {
-            fprintf(stderr, "hive-bench: --design takes hive or double (got '%s')\n", v);
+        if (!hive_design_parse(v, &o->design)) {
+            fprintf(stderr, "hive-bench: --design takes %s (got '%s')\n", HIVE_DESIGN_CHOICES, v);
             return 2;
         }
         return 0;

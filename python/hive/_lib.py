@@ -77,6 +77,8 @@ class KeyWidth(enum.IntEnum):
 class Design(enum.IntEnum):
     HIVE = 0
     DOUBLE = 1
+    P2 = 2
+    ICEBERG = 3
 
 
 KV32_RESERVED_MIN = 0xFFFFFFFC

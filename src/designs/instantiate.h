@@ -10,5 +10,11 @@
 #if !defined(HIVE_ONLY_DESIGN) || HIVE_ONLY_DESIGN == HIVE_DESIGN_ID_DOUBLE
 #include "double/double_body.h"
 #endif
+#if !defined(HIVE_ONLY_DESIGN) || HIVE_ONLY_DESIGN == HIVE_DESIGN_ID_P2
+#include "p2/p2_body.h"
+#endif
+#if !defined(HIVE_ONLY_DESIGN) || HIVE_ONLY_DESIGN == HIVE_DESIGN_ID_ICEBERG
+#include "iceberg/iceberg_body.h"
+#endif
 #include "dispatch_body.h"
 #include "../core/protocol_end.h"

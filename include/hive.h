@@ -121,10 +121,13 @@ typedef enum hive_design {
                                it is under 3/4 full, else the less full of the two; finds read
                                both; no eviction, the same stash (docs/designs/p2.md);
                                max_evictions is unused */
-    HIVE_DESIGN_ICEBERG = 3 /* a front-yard bucket, first fit, then the less full of two
+    HIVE_DESIGN_ICEBERG = 3, /* a front-yard bucket, first fit, then the less full of two
                                back-yard buckets; finds stop at a front yard that has never
                                been full; no eviction, the same stash
                                (docs/designs/iceberg.md); max_evictions is unused */
+    HIVE_DESIGN_CUCKOO = 4  /* three buckets per key, first fit, then cuckoo eviction by a random
+                               walk of at most max_evictions moves, the same stash
+                               (docs/designs/cuckoo.md) */
 } hive_design;
 
 #define HIVE_KV32_RESERVED_MIN 0xFFFFFFFCu

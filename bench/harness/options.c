@@ -65,7 +65,7 @@ void bench_options_usage(FILE *f)
             "                           32x32, the Hive paper's warp per bucket (default: the\n"
             "                           backend's own)\n"
             "  --design NAME            the table design (hive_config.design, default hive): hive,\n"
-            "                           double, p2 or iceberg (src/designs/names.h)\n"
+            "                           double, p2, iceberg or cuckoo (src/designs/names.h)\n"
             "  --dim D[,D...]           cache: floats per value, one point each (default: the\n"
             "                           sizes below)\n"
             "  --batch N                cache, cache-hitrate: keys per call (default: below)\n"

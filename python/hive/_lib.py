@@ -79,6 +79,7 @@ class Design(enum.IntEnum):
     DOUBLE = 1
     P2 = 2
     ICEBERG = 3
+    CUCKOO = 4
 
 
 KV32_RESERVED_MIN = 0xFFFFFFFC

@@ -23,6 +23,7 @@
 #define HIVE_DESIGN_ID_DOUBLE 1
 #define HIVE_DESIGN_ID_P2 2
 #define HIVE_DESIGN_ID_ICEBERG 3
+#define HIVE_DESIGN_ID_CUCKOO 4
 
 /* Every design other than the Hive design is a probe sequence over the
  * shared buckets (core/probe_body.h): X(ID, name) for each, ID naming its
@@ -30,7 +31,7 @@
  * of its operations (name_<width>_name).  The dispatch (designs/dispatch_body.h),
  * the names table (designs/names.h) and the tests' and bench's --design
  * take every design from here, so a new one is a line. */
-#define HIVE_PROBE_DESIGNS(X) X(DOUBLE, double) X(P2, p2) X(ICEBERG, iceberg)
+#define HIVE_PROBE_DESIGNS(X) X(DOUBLE, double) X(P2, p2) X(ICEBERG, iceberg) X(CUCKOO, cuckoo)
 /* All designs, the Hive design first. */
 #define HIVE_DESIGNS(X) X(HIVE, hive) HIVE_PROBE_DESIGNS(X)
 

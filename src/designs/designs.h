@@ -21,6 +21,9 @@
  *   iceberg (HIVE_DESIGN_ICEBERG) a front-yard bucket, first fit, then two
  *           back-yard buckets by two choices, the stash: designs/iceberg/,
  *           docs/designs/iceberg.md
+ *   cuckoo  (HIVE_DESIGN_CUCKOO) three buckets, first fit, eviction by a
+ *           bounded random walk, the stash: designs/cuckoo/,
+ *           docs/designs/cuckoo.md
  *
  * A new design that is a probe sequence is a folder with its probe order
  * and placement policy and an include of designs/probe_design.h
@@ -34,6 +37,7 @@
 #include <stdint.h>
 
 #include "hive/protocol.h"
+#include "cuckoo/probe.h"
 #include "double/probe.h"
 #include "iceberg/probe.h"
 #include "p2/probe.h"

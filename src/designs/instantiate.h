@@ -4,6 +4,7 @@
  * defines it: dispatch_body.h), the dispatch, then the #undefs.  No include
  * guard: once per width and mode. */
 #include "../core/slot_body.h"
+#include "../core/move_body.h"
 #if !defined(HIVE_ONLY_DESIGN) || HIVE_ONLY_DESIGN == HIVE_DESIGN_ID_HIVE
 #include "hive/protocol_body.h"
 #endif
@@ -15,6 +16,9 @@
 #endif
 #if !defined(HIVE_ONLY_DESIGN) || HIVE_ONLY_DESIGN == HIVE_DESIGN_ID_ICEBERG
 #include "iceberg/iceberg_body.h"
+#endif
+#if !defined(HIVE_ONLY_DESIGN) || HIVE_ONLY_DESIGN == HIVE_DESIGN_ID_CUCKOO
+#include "cuckoo/cuckoo_body.h"
 #endif
 #include "dispatch_body.h"
 #include "../core/protocol_end.h"

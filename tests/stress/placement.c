@@ -5,18 +5,20 @@
  *
  * Keys are aimed with the public hash functions (tests/support/aim.c) at the
  * buckets a design chooses between: first all at one bucket (the two of p2
- * and the Hive design, the front yard of the iceberg, the double design's
- * probes: every probe where ht_aim_tight says so, else probe 0), three buckets' worth of them, so that the bucket
+ * and the Hive design, the front yard of the iceberg, the three of the
+ * cuckoo and the double design's probes: every probe where ht_aim_tight
+ * says so, else probe 0), three buckets' worth of them, so that the bucket
  * fills, the design's other choices take what they can (p2's second bucket,
  * the iceberg's back yard, the probes a KV32 key could not aim) and the
  * stash the rest; then keys aimed at a run of four buckets, one and a half
  * times what they hold, so that the placement choice between buckets of the
- * run has work to do.  After
+ * run, and the cuckoo design's walks through it, have work to do.  After
  * each insert every key so far is found with its value and the next keys
  * are not.  Then the table is grown eight times (a resize crossed: splits,
  * the reflow, the stash drained into its buckets), checked, half the keys
  * erased one a call with the same checks, and the rest checked again.
- * Where every probe was aimed, the first phase must have stashed. */
+ * Where every probe was aimed, the first phase must have stashed and, for
+ * the cuckoo design, the second must have evicted. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,10 +126,14 @@ int main(int argc, char **argv)
      * the stash took some (and perhaps the table grew for the rest). */
     HT_CHECK(!tight || st.insert_steps[3] > 0,
              "%zu keys whose every probe names one bucket of %u slots, and none was stashed", n1, S);
+    uint64_t evictions_before = st.evictions;
 
     while (p.done < n1 + n2)
         insert_next(&p, &rng, "a run's keys");
     HT_MUST(hive_stats_get(p.table, &st));
+    HT_CHECK(design != HIVE_DESIGN_CUCKOO || !tight || st.evictions > evictions_before,
+             "cuckoo: %zu keys aimed at %d buckets of %u slots, and no walk moved a pair", n2, PL_RUN,
+             S);
     printf("  %zu + %zu aimed keys: %llu stashed, %llu evictions, %llu buckets now\n", n1, n2,
            (unsigned long long)st.insert_steps[3], (unsigned long long)st.evictions,
            (unsigned long long)st.buckets);

@@ -3,6 +3,7 @@
 
 #include "check.h"
 #include "core/index.h"
+#include "designs/cuckoo/probe.h"
 #include "designs/double/probe.h"
 #include "designs/hive/probe.h"
 #include "designs/iceberg/probe.h"
@@ -30,6 +31,8 @@ uint32_t ht_key_probes(const ht_target *t)
         return HIVE_P2_PROBES;
     case HIVE_DESIGN_ICEBERG:
         return HIVE_ICEBERG_PROBES;
+    case HIVE_DESIGN_CUCKOO:
+        return HIVE_CUCKOO_PROBES;
     default:
         return HIVE_HIVE_PROBES;
     }
@@ -44,6 +47,8 @@ uint32_t ht_probe_hash(const ht_target *t, uint32_t h1, uint32_t h2, uint32_t pr
         return hive_p2_probe_hash(h1, h2, probe);
     case HIVE_DESIGN_ICEBERG:
         return hive_iceberg_probe_hash(h1, h2, probe);
+    case HIVE_DESIGN_CUCKOO:
+        return hive_cuckoo_probe_hash(h1, h2, probe);
     default:
         return hive_hive_probe_hash(h1, h2, probe);
     }
@@ -58,7 +63,8 @@ uint64_t ht_probe_base_bucket(const ht_target *t, uint64_t base, uint64_t key, u
 /* Designs whose probes are h1 + i * (h2 | 1) (designs/double/probe.h). */
 static int stepped(const ht_target *t)
 {
-    return t->design == HIVE_DESIGN_DOUBLE || t->design == HIVE_DESIGN_ICEBERG;
+    return t->design == HIVE_DESIGN_DOUBLE || t->design == HIVE_DESIGN_ICEBERG ||
+           t->design == HIVE_DESIGN_CUCKOO;
 }
 
 int ht_aim_tight(const ht_target *t) { return !(stepped(t) && t->width == HIVE_KV32); }

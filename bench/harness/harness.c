@@ -185,8 +185,9 @@ int bench_probe_geometry(bench_ctx *c)
     if (rc != 0)
         return -1;
     /* The design rides in the geometry column when it is not the default. */
+    int plain = c->design == HIVE_DESIGN_HIVE;
     snprintf(c->geometry, sizeof c->geometry, "%ux%u%s%s", st.bucket_slots, st.lanes_per_op,
-             c->design == HIVE_DESIGN_HIVE ? "" : " ", c->design == HIVE_DESIGN_HIVE ? "" : hive_design_name(c->design));
+             plain ? "" : " ", plain ? "" : hive_design_name(c->design));
     return 0;
 }
 

@@ -118,9 +118,20 @@ typedef enum hive_key_width {
 typedef enum hive_design {
     HIVE_DESIGN_HIVE = 0,  /* the default: two buckets per key, cuckoo eviction, an overflow stash
                               (docs/designs/hive.md) */
-    HIVE_DESIGN_DOUBLE = 1 /* bucketized double hashing: up to 16 probe buckets per key, first
-                              fit, no eviction, the same stash (docs/designs/double.md);
-                              max_evictions is unused */
+    HIVE_DESIGN_DOUBLE = 1, /* bucketized double hashing: up to 16 probe buckets per key, first
+                               fit, no eviction, the same stash (docs/designs/double.md);
+                               max_evictions is unused */
+    HIVE_DESIGN_P2 = 2,     /* two choices: a key's two buckets; a new key takes the first while
+                               it is under 3/4 full, else the less full of the two; finds read
+                               both; no eviction, the same stash (docs/designs/p2.md);
+                               max_evictions is unused */
+    HIVE_DESIGN_ICEBERG = 3, /* a front-yard bucket, first fit, then the less full of two
+                               back-yard buckets; finds stop at a front yard that has never
+                               been full; no eviction, the same stash
+                               (docs/designs/iceberg.md); max_evictions is unused */
+    HIVE_DESIGN_CUCKOO = 4  /* three buckets per key, first fit, then cuckoo eviction by a random
+                               walk of at most max_evictions moves, the same stash
+                               (docs/designs/cuckoo.md) */
 } hive_design;
 
 #define HIVE_KV32_RESERVED_MIN 0xFFFFFFFCu

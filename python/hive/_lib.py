@@ -77,6 +77,9 @@ class KeyWidth(enum.IntEnum):
 class Design(enum.IntEnum):
     HIVE = 0
     DOUBLE = 1
+    P2 = 2
+    ICEBERG = 3
+    CUCKOO = 4
 
 
 KV32_RESERVED_MIN = 0xFFFFFFFC

@@ -7,6 +7,7 @@
 
 #include "api/table.h"
 #include "base/check.h"
+#include "designs/names.h"
 
 void hive_config_init(hive_config *config)
 {
@@ -83,9 +84,9 @@ static hive_status check_config(const hive_config *c)
                        c->lanes_per_op <= c->bucket_slots,
                    call, "config.lanes_per_op %u exceeds bucket_slots %u", c->lanes_per_op,
                    c->bucket_slots);
-    HIVE_CHECK_ARG(c->design == HIVE_DESIGN_HIVE || c->design == HIVE_DESIGN_DOUBLE, call,
-                   "config.design %d is not a hive_design (HIVE_DESIGN_HIVE or HIVE_DESIGN_DOUBLE)",
-                   (int)c->design);
+    HIVE_CHECK_ARG(hive_design_name((int)c->design) != NULL, call,
+                   "config.design %d is not a hive_design (%s: designs/names.h)", (int)c->design,
+                   HIVE_DESIGN_CHOICES);
     return HIVE_SUCCESS;
 }
 

@@ -5,6 +5,7 @@
 
 #include "api/table.h"
 #include "base/check.h"
+#include "designs/names.h"
 
 /* ---------------------------------------------------------------- sizing */
 
@@ -29,11 +30,27 @@ static hive_status compact(hive_table *t, hive_stream stream)
     return hive_compact(t->ops, t->impl, &t->config, &t->resized, stream);
 }
 
-static uint64_t slots_for(const hive_table *t, uint64_t keys)
+/* max_load_factor, or less where the table's design cannot hold that many
+ * keys in its buckets (designs/names.h): the load that a growth, a reserve
+ * or a shrink makes room for.  When a batch grows the table is still
+ * max_load_factor's to say (a table pinned at max_load_factor 1 stays
+ * pinned); past the design's load, keys the buckets and stash cannot take
+ * are rejected for room and grow it (retry_full), to this load. */
+static double load_limit(const hive_table *t)
 {
-    double slots = ceil((double)keys / t->config.max_load_factor);
+    double cap = hive_design_load_cap(t->config.design, t->config.bucket_slots);
+    return t->config.max_load_factor < cap ? t->config.max_load_factor : cap;
+}
+
+/* The slots that hold `keys` at load `lf`. */
+static uint64_t slots_at(uint64_t keys, double lf)
+{
+    double slots = ceil((double)keys / lf);
     return slots > (double)HIVE_MAX_SLOTS ? HIVE_MAX_SLOTS : (uint64_t)slots;
 }
+
+/* The slots a growth or a reserve makes for `keys`. */
+static uint64_t slots_for(const hive_table *t, uint64_t keys) { return slots_at(keys, load_limit(t)); }
 
 /* The capacity an automatic growth to at least `want` slots asks for: twice
  * the current one if that is more.  Doubling keeps a table's growth
@@ -61,19 +78,20 @@ static hive_status grow_locked(hive_table *t, uint64_t slots, hive_stream stream
     return s;
 }
 
-/* Makes room for `incoming` more keys under max_load_factor.  Called with the
+/* Makes room for `incoming` more keys: grows when they would take the load
+ * past max_load_factor, to load_limit's room for them.  Called with the
  * resize lock held for reading; returns with it held for reading. */
 static hive_status grow_for(hive_table *t, uint64_t incoming, hive_stream stream)
 {
-    uint64_t want = slots_for(t, __atomic_load_n(&t->size, __ATOMIC_SEQ_CST) + incoming);
-    if (want <= hive_policy_capacity(t))
+    uint64_t keys = __atomic_load_n(&t->size, __ATOMIC_SEQ_CST) + incoming;
+    if (slots_at(keys, t->config.max_load_factor) <= hive_policy_capacity(t))
         return HIVE_SUCCESS;
     pthread_rwlock_unlock(&t->resize_lock);
     pthread_rwlock_wrlock(&t->resize_lock);
     hive_status s = HIVE_SUCCESS;
-    want = slots_for(t, __atomic_load_n(&t->size, __ATOMIC_SEQ_CST) + incoming); /* others may have grown it */
-    if (want > hive_policy_capacity(t))
-        s = grow_locked(t, growth_target(t, want), stream);
+    keys = __atomic_load_n(&t->size, __ATOMIC_SEQ_CST) + incoming; /* others may have grown it */
+    if (slots_at(keys, t->config.max_load_factor) > hive_policy_capacity(t))
+        s = grow_locked(t, growth_target(t, slots_for(t, keys)), stream);
     pthread_rwlock_unlock(&t->resize_lock);
     pthread_rwlock_rdlock(&t->resize_lock);
     return s;
@@ -96,7 +114,7 @@ static hive_status shrink_if_sparse(hive_table *t, hive_stream stream)
     uint64_t size = __atomic_load_n(&t->size, __ATOMIC_SEQ_CST);
     if ((double)size < min_lf * (double)cap && cap > t->config.initial_capacity &&
         size < t->shrink_below) {
-        double target_lf = (min_lf + t->config.max_load_factor) / 2;
+        double target_lf = (min_lf + load_limit(t)) / 2;
         uint64_t want = (uint64_t)ceil((double)size / target_lf);
         if (want < t->config.initial_capacity)
             want = t->config.initial_capacity;
@@ -216,7 +234,7 @@ static hive_status retry_full(hive_table *t, const hive_request *r, hive_batch_s
         pthread_rwlock_wrlock(&t->resize_lock);
         uint64_t cap = hive_policy_capacity(t);
         int sparse = tries == 0 && t->config.stash_fraction > 0 &&
-                      (double)__atomic_load_n(&t->size, __ATOMIC_SEQ_CST) < t->config.max_load_factor / 2 * (double)cap;
+                      (double)__atomic_load_n(&t->size, __ATOMIC_SEQ_CST) < load_limit(t) / 2 * (double)cap;
         hive_status s = sparse                 ? compact(t, stream)
                         : cap >= HIVE_MAX_SLOTS ? HIVE_ERROR_TABLE_FULL
                                                 : grow_locked(t, growth_target(t, cap + 1), stream);

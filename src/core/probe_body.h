@@ -18,41 +18,77 @@
  *                          before the stash, under probe 0's lock (see
  *                          hive_insert_locked below); none by default
  *
+ * and, where its placement is not first fit along the probes (P2, the
+ * iceberg's back yard), the three hooks below (first fit by default):
+ *
+ *   D_ENDS(i)              1 if an EMPTY slot in probe i's bucket proves k
+ *                          is in no later probe bucket: the design places
+ *                          a key past probe i only once probe i's bucket has
+ *                          no free slot.  A walk stops there; where it is
+ *                          0 the walk goes on through every probe bucket
+ *   D_PREFER(i, at, w)     1 if the first free slot of probe i's bucket,
+ *                          slot `at` of it (the bucket's fill: free slots
+ *                          are a suffix), is a better place for a new key
+ *                          than the walk w's choice so far (w.free_slot,
+ *                          NULL for none; w.free_probe, w.free_at)
+ *   D_LOCKFREE(w)          1 if the lock-free path may claim w's choice; the
+ *                          locked path must then choose the same one (see
+ *                          R2 below)
+ *
  * The rules, generalised from the Hive design's R2-R4 (docs/design.md) to
  * P probe buckets (docs/designs/double.md gives the proofs):
  *
  *  R2  Lock-free, a new key may only take the first free slot (EMPTY or
- *      VACANT) of the first probe bucket that has one, by one CAS, after
- *      finding k in none of the probe buckets up to the first that has an
- *      EMPTY slot, and, where none has one, not in the stash either.
- *  R3  Any other placement (a TOMB, D_EVICT, the stash) happens once no
- *      probe bucket has a free slot, holding the lock of probe bucket 0,
- *      after looking for k again in all of them and the stash.
- *  R4  Hence a key in probe bucket i leaves probe buckets 0 .. i-1 without
- *      EMPTY slots, and a key in the stash leaves all of them so: a lookup
- *      stops at the first probe bucket with an EMPTY slot.
+ *      VACANT) of the probe bucket the placement policy chooses (D_PREFER;
+ *      first fit: the first that has one), where D_LOCKFREE allows it, by
+ *      one CAS, after finding k in none of the probe buckets up to the first
+ *      whose EMPTY slot ends the walk (D_ENDS), and, where none has one,
+ *      not in the stash either.  The locked path chooses the same slot
+ *      whenever D_LOCKFREE would allow it, so two placements of one key
+ *      meet on one frontier (docs/designs/p2.md gives the proof).
+ *  R3  Any other placement (a bucket D_LOCKFREE refuses, a TOMB, D_EVICT,
+ *      the stash) holds the lock of probe bucket 0, after looking for k
+ *      again in all the probe buckets and the stash; a TOMB, D_EVICT or the
+ *      stash only once no probe bucket has a free slot.
+ *  R4  Hence a key in probe bucket i leaves probe buckets j < i with
+ *      D_ENDS(j) without EMPTY slots, and a key in the stash leaves all of
+ *      them so: a lookup stops at the first such probe bucket with an EMPTY
+ *      slot, and one that saw an EMPTY slot anywhere skips the stash.
  *
  * Free slots never come back while operations run (every design: R2 of
  * docs/design.md), which is what makes "no EMPTY slot" and "no free slot"
  * permanent during a batch.  No include guard: once per design, width and
  * mode. */
 
+#ifndef D_ENDS
+#define D_ENDS(i) 1
+#endif
+#ifndef D_PREFER
+#define D_PREFER(i, at, w) ((w).free_slot == 0)
+#endif
+#ifndef D_LOCKFREE
+#define D_LOCKFREE(w) 1
+#endif
+
 /* What a walk along a key's probe buckets saw. */
 typedef struct D_OP(hive_walk) {
     P_SLOT *match;     /* the slot holding the key, or NULL */
     P_SLOT match_word;
-    P_SLOT *free_slot; /* the first free slot of the first probe bucket with one, or NULL */
+    P_SLOT *free_slot; /* the first free slot of the probe bucket D_PREFER chose, or NULL */
     P_SLOT free_word;
+    uint32_t free_probe; /* the probe that named that bucket */
+    uint32_t free_at;    /* the free slot's index in it: the bucket's fill */
     P_SLOT *tomb;      /* the first TOMB in probe order, or NULL */
     P_SLOT tomb_word;
-    int ended;         /* a probe bucket with an EMPTY slot ended the walk: the key is in no
-                        * later probe bucket and not in the stash (R4) */
+    int ended;         /* a probe bucket had an EMPTY slot: the key is not in the stash, and
+                        * (D_ENDS) in no later probe bucket, where the walk stopped (R4) */
     int moving;        /* a slot is frozen by a move (never where D_MOVES is 0) */
 } D_OP(hive_walk);
 
 /* Scans the key's probe buckets in order, stopping at the key or at the
- * first bucket with an EMPTY slot (R4).  Each bucket scan stops at the key
- * or at its first free slot (free slots are a suffix). */
+ * first bucket whose EMPTY slot ends the walk (R4, D_ENDS).  Each bucket
+ * scan stops at the key or at its first free slot (free slots are a
+ * suffix). */
 HIVE_PROTO D_OP(hive_walk) D_OP(hive_walk_probes)(const hive_view *v, P_GEOM_PARAM, P_KEY k, uint32_t h1,
                                                   uint32_t h2)
 {
@@ -61,6 +97,8 @@ HIVE_PROTO D_OP(hive_walk) D_OP(hive_walk_probes)(const hive_view *v, P_GEOM_PAR
     w.match_word = 0;
     w.free_slot = 0;
     w.free_word = 0;
+    w.free_probe = 0;
+    w.free_at = 0;
     w.tomb = 0;
     w.tomb_word = 0;
     w.ended = 0;
@@ -82,13 +120,16 @@ HIVE_NO_UNROLL
             w.tomb = bucket + s.tomb;
             w.tomb_word = s.tomb_word;
         }
-        if (w.free_slot == 0 && s.free >= 0) {
+        if (s.free >= 0 && D_PREFER(i, (uint32_t)s.free, w)) {
             w.free_slot = bucket + s.free;
             w.free_word = s.word;
+            w.free_probe = i;
+            w.free_at = (uint32_t)s.free;
         }
         if (s.ended) {
             w.ended = 1;
-            return w;
+            if (D_ENDS(i))
+                return w;
         }
     }
     return w;
@@ -157,7 +198,7 @@ HIVE_PROTO int D_OP(hive_erase)(const hive_view *v, P_GEOM_PARAM, P_KEY k)
 
 /* The slow path of an insert (R3): under the lock of probe bucket 0, look
  * for k again everywhere it may be, then place it in the frontier of the
- * first probe bucket with a free slot (R2's claim, under the lock), else in
+ * probe bucket the placement policy chooses (R2's claim, under the lock), else in
  * the first TOMB in probe order, else by D_EVICT where the design has it,
  * else in the stash.  *step tells which (HIVE_STEP_*), *moves how many
  * pairs D_EVICT moved.  `levels` and `held` are D_EVICT's (HIVE_EVICT_*;
@@ -231,10 +272,11 @@ HIVE_PROTO int D_OP(hive_insert_locked)(const hive_view *v, P_GEOM_PARAM, P_KEY 
 }
 
 /* The lock-free part of an insert (R2): updates k where it is, or claims
- * the frontier of the first probe bucket with a free slot.  Returns
+ * the frontier of the probe bucket the placement policy chooses.  Returns
  * HIVE_R_INSERTED, HIVE_R_UPDATED or HIVE_R_EXISTED, or HIVE_R_DEFER when k
- * needs the locked path (no probe bucket has a free slot, or a frozen slot
- * may be k in flight).  *step tells which insert step finished it. */
+ * needs the locked path (no probe bucket has a free slot, D_LOCKFREE
+ * refuses the choice, or a frozen slot may be k in flight).  *step tells
+ * which insert step finished it. */
 HIVE_PROTO int D_OP(hive_upsert_lockfree)(const hive_view *v, P_GEOM_PARAM, P_KEY k, uint32_t h1, uint32_t h2,
                                           P_VAL val, int mode, int *step)
 {
@@ -244,7 +286,7 @@ HIVE_PROTO int D_OP(hive_upsert_lockfree)(const hive_view *v, P_GEOM_PARAM, P_KE
         P_SLOT *at = w.match;
         P_SLOT seen = w.match_word;
         if (!at) {
-            if (w.moving || !w.free_slot)
+            if (w.moving || !w.free_slot || !D_LOCKFREE(w))
                 return HIVE_R_DEFER;
             /* A walk that no EMPTY slot ended has not ruled out the stash. */
             if (!w.ended && P_SUFFIX(hive_stash_in_use)(v, P_GEOM_ARG, h1, h2)) {

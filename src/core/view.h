@@ -21,6 +21,19 @@
  * device code does not include the public header. */
 #define HIVE_DESIGN_ID_HIVE 0
 #define HIVE_DESIGN_ID_DOUBLE 1
+#define HIVE_DESIGN_ID_P2 2
+#define HIVE_DESIGN_ID_ICEBERG 3
+#define HIVE_DESIGN_ID_CUCKOO 4
+
+/* Every design other than the Hive design is a probe sequence over the
+ * shared buckets (core/probe_body.h): X(ID, name) for each, ID naming its
+ * HIVE_DESIGN_ID_* and name its folder (src/designs/name/) and the suffix
+ * of its operations (name_<width>_name).  The dispatch (designs/dispatch_body.h),
+ * the names table (designs/names.h) and the tests' and bench's --design
+ * take every design from here, so a new one is a line. */
+#define HIVE_PROBE_DESIGNS(X) X(DOUBLE, double) X(P2, p2) X(ICEBERG, iceberg) X(CUCKOO, cuckoo)
+/* All designs, the Hive design first. */
+#define HIVE_DESIGNS(X) X(HIVE, hive) HIVE_PROBE_DESIGNS(X)
 
 /* Stash buckets a key may probe, starting at its stash home bucket. */
 #define HIVE_STASH_PROBE 8

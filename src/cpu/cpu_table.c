@@ -121,7 +121,7 @@ static hive_status cpu_create(const hive_config *c, void **impl)
     ct->S = c->bucket_slots;
     ct->slot_words = kv64 ? 2 : 1;
     ct->max_evictions = c->max_evictions < HIVE_MAX_CHAIN ? c->max_evictions : HIVE_MAX_CHAIN;
-    ct->design = c->design == HIVE_DESIGN_DOUBLE ? HIVE_DESIGN_ID_DOUBLE : HIVE_DESIGN_ID_HIVE;
+    ct->design = (uint32_t)c->design; /* validated; the IDs are the enum's (designs/names.h) */
     ct->resize_batch = c->resize_batch;
     ct->stash_fraction = c->stash_fraction;
     uint64_t buckets = c->initial_capacity / ct->S + (c->initial_capacity % ct->S != 0);

@@ -8,17 +8,27 @@
 #include "cuda_check.h"
 #include "cuda_kernels.cuh"
 
+/* Each design's kernel tables (cuda_kernels32.cu, cuda_kernels32_NAME.cu, ...). */
 extern const hive_geometry_kernels *const hive_cuda_kernels32;
 extern const hive_geometry_kernels *const hive_cuda_kernels64;
-extern const hive_geometry_kernels *const hive_cuda_kernels32_double;
-extern const hive_geometry_kernels *const hive_cuda_kernels64_double;
+#define HIVE_KERNEL_TABLES(ID, name)                                                             \
+    extern const hive_geometry_kernels *const hive_cuda_kernels32_##name;                        \
+    extern const hive_geometry_kernels *const hive_cuda_kernels64_##name;
+HIVE_PROBE_DESIGNS(HIVE_KERNEL_TABLES)
+#undef HIVE_KERNEL_TABLES
 
 extern "C" const hive_geometry_kernels *hive_cuda_kernels(uint32_t width, uint32_t S, uint32_t T,
                                                          uint32_t design)
 {
     const hive_geometry_kernels *k = width == 32 ? hive_cuda_kernels32 : hive_cuda_kernels64;
-    if (design == HIVE_DESIGN_ID_DOUBLE)
-        k = width == 32 ? hive_cuda_kernels32_double : hive_cuda_kernels64_double;
+    switch (design) {
+#define HIVE_KERNEL_TABLE(ID, name)                                                              \
+    case HIVE_DESIGN_ID_##ID:                                                                    \
+        k = width == 32 ? hive_cuda_kernels32_##name : hive_cuda_kernels64_##name;               \
+        break;
+        HIVE_PROBE_DESIGNS(HIVE_KERNEL_TABLE)
+#undef HIVE_KERNEL_TABLE
+    }
     for (; k->width != 0; k++)
         if (k->S == S && k->T == T)
             return k;

@@ -4,6 +4,7 @@
  * code.  No full bits: they are a hint for cuckoo eviction, which this design
  * does not do. */
 #define HIVE_ONLY_DESIGN HIVE_DESIGN_ID_DOUBLE
+#define HIVE_ONLY_NAME double
 #define K_NAMESPACE hive_kernels_double
 #define K_TABLE hive_cuda_kernels32_double
 #define K_FULL_HINT 0

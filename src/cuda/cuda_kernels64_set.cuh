@@ -6,6 +6,8 @@
  * which defines first:
  *   HIVE_ONLY_DESIGN  the design whose operations the kernels inline
  *                     (designs/dispatch_body.h)
+ *   HIVE_ONLY_NAME    for a design other than Hive, its name (the suffix of
+ *                     its operations)
  *   K_NAMESPACE       where the kernels live, so two designs' kernels of one
  *                     name do not clash
  *   K_TABLE           the table's name (declared in cuda_batch.cu)

@@ -185,7 +185,7 @@ static hive_status cuda_create(const hive_config *c, void **impl)
         return hive_fail(HIVE_ERROR_NO_DEVICE, call, "config.device %d, but only %d CUDA devices",
                          c->device, count);
     uint32_t width = c->key_width == HIVE_KV32 ? 32 : 64;
-    uint32_t design = c->design == HIVE_DESIGN_DOUBLE ? HIVE_DESIGN_ID_DOUBLE : HIVE_DESIGN_ID_HIVE;
+    uint32_t design = (uint32_t)c->design; /* validated; the IDs are the enum's (designs/names.h) */
     const hive_geometry_kernels *kernels =
         hive_cuda_kernels(width, c->bucket_slots, c->lanes_per_op, design);
     if (kernels == NULL)

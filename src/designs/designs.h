@@ -16,19 +16,31 @@
  *   double  (HIVE_DESIGN_DOUBLE) bucketized double hashing: up to
  *           HIVE_DOUBLE_PROBES buckets, first fit, the stash:
  *           designs/double/, core/probe_body.h, docs/designs/double.md
+ *   p2      (HIVE_DESIGN_P2) two choices: a new key goes to the less full
+ *           of its two buckets, the stash: designs/p2/, docs/designs/p2.md
+ *   iceberg (HIVE_DESIGN_ICEBERG) a front-yard bucket, first fit, then two
+ *           back-yard buckets by two choices, the stash: designs/iceberg/,
+ *           docs/designs/iceberg.md
+ *   cuckoo  (HIVE_DESIGN_CUCKOO) three buckets, first fit, eviction by a
+ *           bounded random walk, the stash: designs/cuckoo/,
+ *           docs/designs/cuckoo.md
  *
  * A new design that is a probe sequence is a folder with its probe order
- * and placement policy and an include of core/probe_body.h (double_body.h
- * is the example), a line in designs/instantiate.h and a branch in
- * dispatch_body.h; on the GPU, a file that compiles the shared kernel
- * macros with HIVE_ONLY_DESIGN set to it (src/cuda/cuda_kernels32_double.cu). */
+ * and placement policy and an include of designs/probe_design.h
+ * (double_body.h is the example), an ID and a line of HIVE_PROBE_DESIGNS in
+ * core/view.h, a line in designs/instantiate.h; on the GPU, a file that
+ * compiles the shared kernel macros with HIVE_ONLY_DESIGN and
+ * HIVE_ONLY_NAME set to it (src/cuda/cuda_kernels32_double.cu). */
 #ifndef HIVE_DESIGNS_DESIGNS_H
 #define HIVE_DESIGNS_DESIGNS_H
 
 #include <stdint.h>
 
 #include "hive/protocol.h"
+#include "cuckoo/probe.h"
 #include "double/probe.h"
+#include "iceberg/probe.h"
+#include "p2/probe.h"
 
 /* How the dispatch, where it chooses at run time, calls a design other than
  * Hive: out of line on the GPU (dispatch_body.h says why), inline where the
@@ -38,6 +50,15 @@
 #else
 #define HIVE_DESIGN_CALL static inline
 #endif
+
+/* An operation's outputs, returned by value from a design called out of
+ * line (designs/calls_body.h), for every key width. */
+typedef struct hive_design_outcome {
+    int r;          /* HIVE_R_* */
+    int step;       /* HIVE_STEP_* (upserts) */
+    uint32_t moves; /* pairs an eviction moved (upserts) */
+    uint64_t val;   /* the value found (finds) */
+} hive_design_outcome;
 
 /* ---------------------------------------------------------------- KV32 */
 #define P_SUFFIX(name) name##_kv32

@@ -11,83 +11,36 @@
  *     hive_view.design is not read.  The CUDA backend builds its kernels so,
  *     once per design (cuda_kernels32.cu for the Hive design, whose kernels
  *     are then the code they were before designs were a seam;
- *     cuda_kernels32_double.cu for the double design), and picks a table's
+ *     cuda_kernels32_NAME.cu for each other design, which also defines
+ *     HIVE_ONLY_NAME, the suffix of its operations), and picks a table's
  *     kernels by its design.
  *
  *   Not defined: at run time, by hive_view.design (the CPU backend, and the
  *     few CUDA kernels every design shares).  The Hive design's branch is
- *     its operation, inlined; the others are called out of line on the GPU
- *     (HIVE_DESIGN_CALL), with the view and the key passed by value and the
- *     outcome returned by value, so that no address of a kernel parameter
- *     or of the caller's outputs escapes into a call (which would move them
- *     to local memory on every path). */
+ *     its operation, inlined; the others, one case each of a switch over
+ *     HIVE_PROBE_DESIGNS (core/view.h), are called out of line on the GPU
+ *     through their entry points (designs/calls_body.h: the view and the
+ *     key passed by value and the outcome returned by value, so that no
+ *     address of a kernel parameter or of the caller's outputs escapes into
+ *     a call, which would move them to local memory on every path). */
 
 #if !defined(HIVE_ONLY_DESIGN)
 #define HIVE_AT_RUN_TIME 1   /* choose by hive_view.design */
-#define HIVE_DOUBLE_ONLY 0
+#define HIVE_ONE_PROBE_DESIGN 0
 #elif HIVE_ONLY_DESIGN == HIVE_DESIGN_ID_HIVE
 #define HIVE_AT_RUN_TIME 0
-#define HIVE_DOUBLE_ONLY 0
-#elif HIVE_ONLY_DESIGN == HIVE_DESIGN_ID_DOUBLE
+#define HIVE_ONE_PROBE_DESIGN 0
+#elif defined(HIVE_ONLY_NAME)
 #define HIVE_AT_RUN_TIME 0
-#define HIVE_DOUBLE_ONLY 1
+#define HIVE_ONE_PROBE_DESIGN 1 /* the probe-sequence design HIVE_ONLY_NAME, inlined */
 #else
-#error "HIVE_ONLY_DESIGN names no design"
+#error "HIVE_ONLY_DESIGN is not the Hive design, and HIVE_ONLY_NAME names no other"
 #endif
 
 #define H_OP(name) HIVE_PASTE(P_SUFFIX(name), _hive)
-#define DBL_OP(name) HIVE_PASTE(P_SUFFIX(name), _double)
-
-#if HIVE_AT_RUN_TIME
-/* An operation's outputs, returned by value from an out-of-line design. */
-typedef struct P_SUFFIX(hive_outcome) {
-    int r;          /* HIVE_R_* */
-    int step;       /* HIVE_STEP_* (upserts) */
-    uint32_t moves; /* pairs an eviction moved (upserts) */
-    P_VAL val;      /* the value found (finds) */
-} P_SUFFIX(hive_outcome);
-
-HIVE_DESIGN_CALL P_SUFFIX(hive_outcome) DBL_OP(hive_find_call)(hive_view v, P_GEOM_PARAM, P_KEY k,
-                                                               uint32_t h1, uint32_t h2)
-{
-    P_SUFFIX(hive_outcome) o = {0, 0, 0, 0};
-    o.r = DBL_OP(hive_find_hashed)(&v, P_GEOM_ARG, k, h1, h2, &o.val);
-    return o;
-}
-
-HIVE_DESIGN_CALL int DBL_OP(hive_erase_call)(hive_view v, P_GEOM_PARAM, P_KEY k, uint32_t h1, uint32_t h2)
-{
-    return DBL_OP(hive_erase_hashed)(&v, P_GEOM_ARG, k, h1, h2);
-}
-
-HIVE_DESIGN_CALL P_SUFFIX(hive_outcome) DBL_OP(hive_upsert_lockfree_call)(hive_view v, P_GEOM_PARAM,
-                                                                          P_KEY k, uint32_t h1,
-                                                                          uint32_t h2, P_VAL val, int mode)
-{
-    P_SUFFIX(hive_outcome) o = {0, 0, 0, 0};
-    o.r = DBL_OP(hive_upsert_lockfree)(&v, P_GEOM_ARG, k, h1, h2, val, mode, &o.step);
-    return o;
-}
-
-HIVE_DESIGN_CALL P_SUFFIX(hive_outcome) DBL_OP(hive_upsert_deferred_call)(hive_view v, P_GEOM_PARAM,
-                                                                          P_KEY k, uint32_t h1,
-                                                                          uint32_t h2, P_VAL val, int mode,
-                                                                          int levels)
-{
-    P_SUFFIX(hive_outcome) o = {0, 0, 0, 0};
-    o.r = DBL_OP(hive_upsert_deferred)(&v, P_GEOM_ARG, k, h1, h2, val, mode, levels, &o.step, &o.moves);
-    return o;
-}
-
-HIVE_DESIGN_CALL P_SUFFIX(hive_outcome) DBL_OP(hive_upsert_call)(hive_view v, P_GEOM_PARAM, P_KEY k,
-                                                                 uint32_t h1, uint32_t h2, P_VAL val,
-                                                                 int mode)
-{
-    P_SUFFIX(hive_outcome) o = {0, 0, 0, 0};
-    o.r = DBL_OP(hive_upsert_hashed)(&v, P_GEOM_ARG, k, h1, h2, val, mode, &o.step, &o.moves);
-    return o;
-}
-#endif
+#define ONE_OP(name) HIVE_PASTE(P_SUFFIX(name), HIVE_PASTE(_, HIVE_ONLY_NAME))
+/* A probe design's out-of-line entry point (designs/calls_body.h). */
+#define CALL_OP(design, name) HIVE_PASTE(P_SUFFIX(name), _##design)
 
 /* ---------------------------------------------------------------- the names the kernels call */
 
@@ -96,15 +49,20 @@ HIVE_DESIGN_CALL P_SUFFIX(hive_outcome) DBL_OP(hive_upsert_call)(hive_view v, P_
 HIVE_PROTO int P_SUFFIX(hive_find_hashed)(const hive_view *v, P_GEOM_PARAM, P_KEY k, uint32_t h1, uint32_t h2,
                                           P_VAL *out)
 {
-#if HIVE_DOUBLE_ONLY
-    return DBL_OP(hive_find_hashed)(v, P_GEOM_ARG, k, h1, h2, out);
+#if HIVE_ONE_PROBE_DESIGN
+    return ONE_OP(hive_find_hashed)(v, P_GEOM_ARG, k, h1, h2, out);
 #else
 #if HIVE_AT_RUN_TIME
-    if (v->design == HIVE_DESIGN_ID_DOUBLE) {
-        P_SUFFIX(hive_outcome) o = DBL_OP(hive_find_call)(*v, P_GEOM_ARG, k, h1, h2);
-        if (o.r == HIVE_R_FOUND)
-            *out = o.val;
-        return o.r;
+    switch (v->design) {
+#define X(ID, design)                                                                          \
+    case HIVE_DESIGN_ID_##ID: {                                                                \
+        hive_design_outcome o = CALL_OP(design, hive_find_call)(*v, P_GEOM_ARG, k, h1, h2);    \
+        if (o.r == HIVE_R_FOUND)                                                               \
+            *out = (P_VAL)o.val;                                                               \
+        return o.r;                                                                            \
+    }
+        HIVE_PROBE_DESIGNS(X)
+#undef X
     }
 #endif
     return H_OP(hive_find_hashed)(v, P_GEOM_ARG, k, h1, h2, out);
@@ -119,12 +77,17 @@ HIVE_PROTO int P_SUFFIX(hive_find)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P_
 /* Returns HIVE_R_ERASED or HIVE_R_NOT_FOUND. */
 HIVE_PROTO int P_SUFFIX(hive_erase_hashed)(const hive_view *v, P_GEOM_PARAM, P_KEY k, uint32_t h1, uint32_t h2)
 {
-#if HIVE_DOUBLE_ONLY
-    return DBL_OP(hive_erase_hashed)(v, P_GEOM_ARG, k, h1, h2);
+#if HIVE_ONE_PROBE_DESIGN
+    return ONE_OP(hive_erase_hashed)(v, P_GEOM_ARG, k, h1, h2);
 #else
 #if HIVE_AT_RUN_TIME
-    if (v->design == HIVE_DESIGN_ID_DOUBLE)
-        return DBL_OP(hive_erase_call)(*v, P_GEOM_ARG, k, h1, h2);
+    switch (v->design) {
+#define X(ID, design)                                                                          \
+    case HIVE_DESIGN_ID_##ID:                                                                  \
+        return CALL_OP(design, hive_erase_call)(*v, P_GEOM_ARG, k, h1, h2);
+        HIVE_PROBE_DESIGNS(X)
+#undef X
+    }
 #endif
     return H_OP(hive_erase_hashed)(v, P_GEOM_ARG, k, h1, h2);
 #endif
@@ -140,14 +103,20 @@ HIVE_PROTO int P_SUFFIX(hive_erase)(const hive_view *v, P_GEOM_PARAM, P_KEY k)
 HIVE_PROTO int P_SUFFIX(hive_upsert_lockfree)(const hive_view *v, P_GEOM_PARAM, P_KEY k, uint32_t h1,
                                               uint32_t h2, P_VAL val, int mode, int *step)
 {
-#if HIVE_DOUBLE_ONLY
-    return DBL_OP(hive_upsert_lockfree)(v, P_GEOM_ARG, k, h1, h2, val, mode, step);
+#if HIVE_ONE_PROBE_DESIGN
+    return ONE_OP(hive_upsert_lockfree)(v, P_GEOM_ARG, k, h1, h2, val, mode, step);
 #else
 #if HIVE_AT_RUN_TIME
-    if (v->design == HIVE_DESIGN_ID_DOUBLE) {
-        P_SUFFIX(hive_outcome) o = DBL_OP(hive_upsert_lockfree_call)(*v, P_GEOM_ARG, k, h1, h2, val, mode);
-        *step = o.step;
-        return o.r;
+    switch (v->design) {
+#define X(ID, design)                                                                          \
+    case HIVE_DESIGN_ID_##ID: {                                                                \
+        hive_design_outcome o =                                                                \
+            CALL_OP(design, hive_upsert_lockfree_call)(*v, P_GEOM_ARG, k, h1, h2, val, mode);  \
+        *step = o.step;                                                                        \
+        return o.r;                                                                            \
+    }
+        HIVE_PROBE_DESIGNS(X)
+#undef X
     }
 #endif
     return H_OP(hive_upsert_lockfree)(v, P_GEOM_ARG, k, h1, h2, val, mode, step);
@@ -161,16 +130,22 @@ HIVE_PROTO int P_SUFFIX(hive_upsert_deferred)(const hive_view *v, P_GEOM_PARAM, 
                                               uint32_t h2, P_VAL val, int mode, int levels, int *step,
                                               uint32_t *moves)
 {
-#if HIVE_DOUBLE_ONLY
-    return DBL_OP(hive_upsert_deferred)(v, P_GEOM_ARG, k, h1, h2, val, mode, levels, step, moves);
+#if HIVE_ONE_PROBE_DESIGN
+    return ONE_OP(hive_upsert_deferred)(v, P_GEOM_ARG, k, h1, h2, val, mode, levels, step, moves);
 #else
 #if HIVE_AT_RUN_TIME
-    if (v->design == HIVE_DESIGN_ID_DOUBLE) {
-        P_SUFFIX(hive_outcome) o =
-            DBL_OP(hive_upsert_deferred_call)(*v, P_GEOM_ARG, k, h1, h2, val, mode, levels);
-        *step = o.step;
-        *moves = o.moves;
-        return o.r;
+    switch (v->design) {
+#define X(ID, design)                                                                          \
+    case HIVE_DESIGN_ID_##ID: {                                                                \
+        hive_design_outcome o = CALL_OP(design, hive_upsert_deferred_call)(*v, P_GEOM_ARG, k,  \
+                                                                           h1, h2, val, mode,  \
+                                                                           levels);            \
+        *step = o.step;                                                                        \
+        *moves = o.moves;                                                                      \
+        return o.r;                                                                            \
+    }
+        HIVE_PROBE_DESIGNS(X)
+#undef X
     }
 #endif
     return H_OP(hive_upsert_deferred)(v, P_GEOM_ARG, k, h1, h2, val, mode, levels, step, moves);
@@ -181,15 +156,21 @@ HIVE_PROTO int P_SUFFIX(hive_upsert_deferred)(const hive_view *v, P_GEOM_PARAM, 
 HIVE_PROTO int P_SUFFIX(hive_upsert_hashed)(const hive_view *v, P_GEOM_PARAM, P_KEY k, uint32_t h1,
                                             uint32_t h2, P_VAL val, int mode, int *step, uint32_t *moves)
 {
-#if HIVE_DOUBLE_ONLY
-    return DBL_OP(hive_upsert_hashed)(v, P_GEOM_ARG, k, h1, h2, val, mode, step, moves);
+#if HIVE_ONE_PROBE_DESIGN
+    return ONE_OP(hive_upsert_hashed)(v, P_GEOM_ARG, k, h1, h2, val, mode, step, moves);
 #else
 #if HIVE_AT_RUN_TIME
-    if (v->design == HIVE_DESIGN_ID_DOUBLE) {
-        P_SUFFIX(hive_outcome) o = DBL_OP(hive_upsert_call)(*v, P_GEOM_ARG, k, h1, h2, val, mode);
-        *step = o.step;
-        *moves = o.moves;
-        return o.r;
+    switch (v->design) {
+#define X(ID, design)                                                                          \
+    case HIVE_DESIGN_ID_##ID: {                                                                \
+        hive_design_outcome o =                                                                \
+            CALL_OP(design, hive_upsert_call)(*v, P_GEOM_ARG, k, h1, h2, val, mode);           \
+        *step = o.step;                                                                        \
+        *moves = o.moves;                                                                      \
+        return o.r;                                                                            \
+    }
+        HIVE_PROBE_DESIGNS(X)
+#undef X
     }
 #endif
     return H_OP(hive_upsert_hashed)(v, P_GEOM_ARG, k, h1, h2, val, mode, step, moves);
@@ -203,25 +184,22 @@ HIVE_PROTO int P_SUFFIX(hive_upsert)(const hive_view *v, P_GEOM_PARAM, P_KEY k, 
 }
 
 #ifndef P_TILE
-#if HIVE_AT_RUN_TIME
-HIVE_DESIGN_CALL uint64_t DBL_OP(hive_resize_one_call)(int op, hive_view v, hive_view to, P_GEOM_PARAM,
-                                                       hive_index ix, uint64_t i)
-{
-    return DBL_OP(hive_resize_one)(op, &v, &to, P_GEOM_ARG, ix, i);
-}
-#endif
-
 /* One unit of a resize op (core/resize_plan.h) for the table's design:
  * bucket or stash slot i; returns what the op counts. */
 HIVE_PROTO uint64_t P_SUFFIX(hive_resize_one)(int op, const hive_view *v, const hive_view *to, P_GEOM_PARAM,
                                               hive_index ix, uint64_t i)
 {
-#if HIVE_DOUBLE_ONLY
-    return DBL_OP(hive_resize_one)(op, v, to, P_GEOM_ARG, ix, i);
+#if HIVE_ONE_PROBE_DESIGN
+    return ONE_OP(hive_resize_one)(op, v, to, P_GEOM_ARG, ix, i);
 #else
 #if HIVE_AT_RUN_TIME
-    if (v->design == HIVE_DESIGN_ID_DOUBLE)
-        return DBL_OP(hive_resize_one_call)(op, *v, *to, P_GEOM_ARG, ix, i);
+    switch (v->design) {
+#define X(ID, design)                                                                          \
+    case HIVE_DESIGN_ID_##ID:                                                                  \
+        return CALL_OP(design, hive_resize_one_call)(op, *v, *to, P_GEOM_ARG, ix, i);
+        HIVE_PROBE_DESIGNS(X)
+#undef X
+    }
 #endif
     return H_OP(hive_resize_one)(op, v, to, P_GEOM_ARG, ix, i);
 #endif
@@ -229,6 +207,7 @@ HIVE_PROTO uint64_t P_SUFFIX(hive_resize_one)(int op, const hive_view *v, const 
 #endif
 
 #undef H_OP
-#undef DBL_OP
+#undef ONE_OP
+#undef CALL_OP
 #undef HIVE_AT_RUN_TIME
-#undef HIVE_DOUBLE_ONLY
+#undef HIVE_ONE_PROBE_DESIGN

@@ -4,11 +4,21 @@
  * defines it: dispatch_body.h), the dispatch, then the #undefs.  No include
  * guard: once per width and mode. */
 #include "../core/slot_body.h"
+#include "../core/move_body.h"
 #if !defined(HIVE_ONLY_DESIGN) || HIVE_ONLY_DESIGN == HIVE_DESIGN_ID_HIVE
 #include "hive/protocol_body.h"
 #endif
 #if !defined(HIVE_ONLY_DESIGN) || HIVE_ONLY_DESIGN == HIVE_DESIGN_ID_DOUBLE
 #include "double/double_body.h"
+#endif
+#if !defined(HIVE_ONLY_DESIGN) || HIVE_ONLY_DESIGN == HIVE_DESIGN_ID_P2
+#include "p2/p2_body.h"
+#endif
+#if !defined(HIVE_ONLY_DESIGN) || HIVE_ONLY_DESIGN == HIVE_DESIGN_ID_ICEBERG
+#include "iceberg/iceberg_body.h"
+#endif
+#if !defined(HIVE_ONLY_DESIGN) || HIVE_ONLY_DESIGN == HIVE_DESIGN_ID_CUCKOO
+#include "cuckoo/cuckoo_body.h"
 #endif
 #include "dispatch_body.h"
 #include "../core/protocol_end.h"

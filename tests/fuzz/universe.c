@@ -2,7 +2,7 @@
 #include "universe.h"
 
 #include "core/index.h"
-#include "designs/double/probe.h"
+#include "aim.h"
 #include "hash/bithash.h"
 
 /* Random keys tried for the crowded ones, at most: with the target buckets
@@ -20,14 +20,12 @@ static uint32_t hash2(const ht_target *t, uint64_t key)
     return t->width == HIVE_KV32 ? hive_bithash2((uint32_t)key) : hive_hash2_k64(key);
 }
 
-/* The hash of a key's second bucket: the Hive design's b2, the double
- * design's probe 1 (its first two probes crowd the run, its later ones fall
- * where they may). */
+/* The hash of a key's second bucket: its design's probe 1 (the Hive
+ * design's b2; the double design's first two probes crowd the run, its later
+ * ones fall where they may). */
 static uint32_t second_hash(const ht_target *t, uint64_t key)
 {
-    if (t->design == HIVE_DESIGN_DOUBLE)
-        return hive_double_probe_hash(hash1(t, key), hash2(t, key), 1);
-    return hash2(t, key);
+    return ht_probe_hash(t, hash1(t, key), hash2(t, key), 1);
 }
 
 static void add_key(fz_universe *u, uint64_t key)

@@ -3,8 +3,11 @@
 
 #include "check.h"
 #include "core/index.h"
+#include "designs/cuckoo/probe.h"
 #include "designs/double/probe.h"
 #include "designs/hive/probe.h"
+#include "designs/iceberg/probe.h"
+#include "designs/p2/probe.h"
 #include "hash/bithash.h"
 
 uint32_t ht_key_hash(const ht_target *t, uint64_t key, int which)
@@ -21,22 +24,50 @@ uint64_t ht_base_bucket(const ht_target *t, uint64_t base, uint64_t key, int whi
 
 uint32_t ht_key_probes(const ht_target *t)
 {
-    return t->design == HIVE_DESIGN_DOUBLE ? HIVE_DOUBLE_PROBES : HIVE_HIVE_PROBES;
+    switch (t->design) {
+    case HIVE_DESIGN_DOUBLE:
+        return HIVE_DOUBLE_PROBES;
+    case HIVE_DESIGN_P2:
+        return HIVE_P2_PROBES;
+    case HIVE_DESIGN_ICEBERG:
+        return HIVE_ICEBERG_PROBES;
+    case HIVE_DESIGN_CUCKOO:
+        return HIVE_CUCKOO_PROBES;
+    default:
+        return HIVE_HIVE_PROBES;
+    }
 }
 
-static uint32_t probe_hash(const ht_target *t, uint32_t h1, uint32_t h2, uint32_t probe)
+uint32_t ht_probe_hash(const ht_target *t, uint32_t h1, uint32_t h2, uint32_t probe)
 {
-    return t->design == HIVE_DESIGN_DOUBLE ? hive_double_probe_hash(h1, h2, probe)
-                                           : hive_hive_probe_hash(h1, h2, probe);
+    switch (t->design) {
+    case HIVE_DESIGN_DOUBLE:
+        return hive_double_probe_hash(h1, h2, probe);
+    case HIVE_DESIGN_P2:
+        return hive_p2_probe_hash(h1, h2, probe);
+    case HIVE_DESIGN_ICEBERG:
+        return hive_iceberg_probe_hash(h1, h2, probe);
+    case HIVE_DESIGN_CUCKOO:
+        return hive_cuckoo_probe_hash(h1, h2, probe);
+    default:
+        return hive_hive_probe_hash(h1, h2, probe);
+    }
 }
 
 uint64_t ht_probe_base_bucket(const ht_target *t, uint64_t base, uint64_t key, uint32_t probe)
 {
-    uint32_t h = probe_hash(t, ht_key_hash(t, key, 1), ht_key_hash(t, key, 2), probe);
+    uint32_t h = ht_probe_hash(t, ht_key_hash(t, key, 1), ht_key_hash(t, key, 2), probe);
     return hive_bucket_of(hive_index_for(base), h);
 }
 
-int ht_aim_tight(const ht_target *t) { return !(t->design == HIVE_DESIGN_DOUBLE && t->width == HIVE_KV32); }
+/* Designs whose probes are h1 + i * (h2 | 1) (designs/double/probe.h). */
+static int stepped(const ht_target *t)
+{
+    return t->design == HIVE_DESIGN_DOUBLE || t->design == HIVE_DESIGN_ICEBERG ||
+           t->design == HIVE_DESIGN_CUCKOO;
+}
+
+int ht_aim_tight(const ht_target *t) { return !(stepped(t) && t->width == HIVE_KV32); }
 
 /* ---------------------------------------------------------------- inverse steps */
 
@@ -113,24 +144,25 @@ static uint32_t hash_in(ht_rng *rng, uint64_t base, uint64_t first, uint64_t end
 }
 
 /* A key whose first hash names a bucket of the range and, for KV64, whose
- * second does too (the Hive design) or whose probes all do (the double
- * design: probe i's hash is h1 + i * step for an odd step; a step of at most
+ * second does too (the Hive and p2 designs) or whose probes all do (the
+ * double and iceberg designs: probe i's hash is h1 + i * step for an odd step; a step of at most
  * the range's hashes over the probes, and a first hash that far from the
  * range's end, keep them all in it). */
 static uint64_t candidate(const ht_target *t, ht_rng *rng, uint64_t base, uint64_t first,
                           uint64_t end)
 {
     uint32_t h1, h2;
-    if (t->design == HIVE_DESIGN_DOUBLE && t->width == HIVE_KV64) {
+    if (stepped(t) && t->width == HIVE_KV64) {
         uint64_t lo, hi;
+        uint32_t probes = ht_key_probes(t);
         hashes_of(base, first, end, &lo, &hi);
-        uint64_t most = (hi - 1 - lo) / (HIVE_DOUBLE_PROBES - 1); /* the largest step */
+        uint64_t most = (hi - 1 - lo) / (probes - 1); /* the largest step */
         if (most == 0)
-            ht_fatal("ht_aimed_keys: base buckets %llu..%llu of %llu hold too few hashes for %d "
+            ht_fatal("ht_aimed_keys: base buckets %llu..%llu of %llu hold too few hashes for %u "
                      "probes", (unsigned long long)first, (unsigned long long)end - 1,
-                     (unsigned long long)base, HIVE_DOUBLE_PROBES);
+                     (unsigned long long)base, probes);
         uint64_t step = 2 * ht_rng_range(rng, 0, (most - 1) / 2) + 1;
-        h1 = (uint32_t)ht_rng_range(rng, lo, hi - 1 - (HIVE_DOUBLE_PROBES - 1) * step);
+        h1 = (uint32_t)ht_rng_range(rng, lo, hi - 1 - (probes - 1) * step);
         h2 = (uint32_t)step;
     } else {
         h1 = hash_in(rng, base, first, end);

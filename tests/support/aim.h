@@ -1,6 +1,7 @@
 /* aim.h — keys aimed at buckets: keys of the target's width whose candidate
- * buckets (the probe buckets of the target's design: the Hive design's two,
- * the double design's 16) lie in a chosen range of buckets of a table's base
+ * buckets (the probe buckets of the target's design: the Hive and p2
+ * designs' two, the iceberg's and cuckoo's three, the double design's 16)
+ * lie in a chosen range of buckets of a table's base
  * index, hive_index_for(base), the index of a table created with `base`
  * buckets (src/core/index.h).
  *
@@ -15,9 +16,9 @@
  * backwards (src/hash/bithash.h: every step of them is a bijection of 32 or
  * 64 bits).  A KV64 key so gets both of its hashes chosen; a KV32 key only
  * its first, and keeps trying for the second (base / count tries a key).
- * The double design's probe i is bucket_of(h1 + i * (h2 | 1)): a KV64 key
- * gets a first hash in the range and a small odd step that keeps all 16
- * probes in it; a KV32 key, whose step is whatever its first hash's key
+ * The double, iceberg and cuckoo designs' probe i is bucket_of(h1 + i * (h2 | 1)):
+ * a KV64 key gets a first hash in the range and a small odd step that keeps
+ * all its probes in it; a KV32 key, whose step is whatever its first hash's key
  * hashes to, only has probe 0 aimed (ht_aim_tight says 0), and its other
  * probes go where they fall.  Every key returned is checked with the
  * forward hashes and the index. */
@@ -40,10 +41,12 @@ uint64_t ht_base_bucket(const ht_target *t, uint64_t base, uint64_t key, int whi
 /* Probe buckets a key has in the target's design, and the one probe i names
  * under hive_index_for(base) (probe 0 is hash 1's bucket in every design). */
 uint32_t ht_key_probes(const ht_target *t);
+/* The hash whose bucket is probe i of a key with hashes h1, h2. */
+uint32_t ht_probe_hash(const ht_target *t, uint32_t h1, uint32_t h2, uint32_t probe);
 uint64_t ht_probe_base_bucket(const ht_target *t, uint64_t base, uint64_t key, uint32_t probe);
 
 /* Whether ht_aimed_keys aims every probe of a key (else probe 0 only: KV32
- * keys of the double design), so that keys aimed at too few buckets must
+ * keys of the double, iceberg and cuckoo designs), so that keys aimed at too few buckets must
  * overflow into the stash. */
 int ht_aim_tight(const ht_target *t);
 

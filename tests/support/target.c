@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "designs/names.h"
 
 #ifdef HT_WITH_CUDA
 /* buffers_cuda.c: managed memory, so the host can fill and read it too. */
@@ -56,16 +57,7 @@ int ht_parse_width(const char *s, hive_key_width *width)
     return 1;
 }
 
-int ht_parse_design(const char *s, hive_design *design)
-{
-    if (strcmp(s, "hive") == 0)
-        *design = HIVE_DESIGN_HIVE;
-    else if (strcmp(s, "double") == 0)
-        *design = HIVE_DESIGN_DOUBLE;
-    else
-        return 0;
-    return 1;
-}
+int ht_parse_design(const char *s, hive_design *design) { return hive_design_parse(s, design); }
 
 int ht_parse_geometry(const char *s, uint32_t *bucket_slots, uint32_t *lanes_per_op)
 {
@@ -106,8 +98,8 @@ hive_design ht_take_design(int *argc, char **argv, const char *usage)
             continue;
         }
         if (a + 1 >= *argc || !ht_parse_design(argv[a + 1], &design)) {
-            fprintf(stderr, "%s: --design takes hive or double\nusage: %s %s\n", argv[0], argv[0],
-                    usage);
+            fprintf(stderr, "%s: --design takes %s\nusage: %s %s\n", argv[0], HIVE_DESIGN_CHOICES,
+                    argv[0], usage);
             exit(HT_EXIT_FAIL);
         }
         for (int b = a; b + 2 <= *argc; b++)
@@ -117,10 +109,16 @@ hive_design ht_take_design(int *argc, char **argv, const char *usage)
     return design;
 }
 
+double ht_design_load(const hive_config *c, uint32_t slots)
+{
+    double cap = hive_design_load_cap(c->design, slots);
+    return c->max_load_factor < cap ? c->max_load_factor : cap;
+}
+
 void ht_target_set_design(ht_target *t, hive_design design)
 {
     t->design = design;
-    t->design_name = design == HIVE_DESIGN_DOUBLE ? "double" : "hive";
+    t->design_name = hive_design_name((int)design);
 }
 
 int ht_require_gpu(void)

@@ -31,7 +31,7 @@ typedef struct ht_target {
     uint64_t reserved_min;    /* the first reserved key of the width */
     uint64_t value_mask;      /* all ones of the width */
     hive_design design;       /* the tables' design; ht_target_init sets HIVE_DESIGN_HIVE */
-    const char *design_name;  /* "hive", "double" */
+    const char *design_name;  /* "hive", "double", ... (src/designs/names.h) */
 } ht_target;
 
 void ht_target_init(ht_target *t, hive_backend backend, hive_key_width width);
@@ -47,11 +47,15 @@ int ht_parse_design(const char *s, hive_design *design);
 /* Parses argv[first] as backend and argv[first + 1] as width (either may be
  * NULL to default to cpu / kv32); exits 1 with a usage line on bad input. */
 void ht_target_from_args(ht_target *t, int argc, char **argv, int first, const char *usage);
-/* Takes "--design hive|double" out of argv (wherever it is after argv[0],
+/* Takes "--design NAME" (src/designs/names.h) out of argv (wherever it is after argv[0],
  * shifting the rest down and updating *argc), before a program parses the
  * rest, and returns the design named (HIVE_DESIGN_HIVE without one).  Exits
  * 1 with a usage line on a bad or missing name. */
 hive_design ht_take_design(int *argc, char **argv, const char *usage);
+/* The load up to which hive_reserve and growth make room in a table of
+ * config c with `slots` slots per bucket: max_load_factor, or less where c's
+ * design cannot hold that many keys in its buckets (src/designs/names.h). */
+double ht_design_load(const hive_config *c, uint32_t slots);
 /* Sets t's design (after ht_target_init or ht_target_from_args). */
 void ht_target_set_design(ht_target *t, hive_design design);
 

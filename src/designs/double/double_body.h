@@ -3,7 +3,7 @@
  * here but the seam (probe.h's probe order, and the placement policy: first
  * fit along the probes, no eviction); the operations themselves are every
  * probe-sequence design's (core/probe_body.h, core/probe_resize_body.h).
- * Included by designs/designs.h once per width and mode, after
+ * Included by designs/instantiate.h once per width and mode, after
  * core/slot_body.h; its functions are name_<width>_double.  No include
  * guard: once per instantiation. */
 #define D_OP(name) HIVE_PASTE(P_SUFFIX(name), _double)
@@ -14,12 +14,4 @@
  * MOVING. */
 #define D_MOVES 0
 
-#include "../../core/probe_body.h"
-#ifndef P_TILE
-#include "../../core/probe_resize_body.h"
-#endif
-
-#undef D_OP
-#undef D_PROBES
-#undef D_PROBE_HASH
-#undef D_MOVES
+#include "../probe_design.h"

@@ -109,11 +109,9 @@ HIVE_PROTO int D_OP(hive_erase)(const hive_view *v, P_GEOM_PARAM, P_KEY k)
 
 /* ---------------------------------------------------------------- cuckoo eviction */
 
-/* One link of a displacement chain: the slot a victim is taken from. */
-typedef struct D_OP(hive_link) {
-    P_SLOT *slot;
-    P_SLOT word; /* the victim pair as seen */
-} D_OP(hive_link);
+/* A chain's links (P_SUFFIX(hive_link)) and how a chain is carried out
+ * (P_SUFFIX(hive_apply_chain)) are core/move_body.h's: the cuckoo design
+ * moves pairs the same way. */
 
 /* Is `word` a pair that may be moved out of bucket b (R5: it lives in its
  * first bucket, and its second bucket is another one)?  Sets *dest to that
@@ -127,45 +125,6 @@ HIVE_PROTO int D_OP(hive_movable)(const hive_view *v, P_SLOT word, uint64_t b, u
         return 0;
     *dest = hive_bucket_of(v->ix, P_HASH2(m));
     return *dest != b;
-}
-
-/* Carries out a chain found by hive_evict: moves the last victim into the free
- * slot, each earlier victim into the slot its successor left, and k into the
- * first victim's slot.  Every link is frozen first (key -> MOVING), so a chain
- * is applied whole or not at all: if a link changed since it was seen, or the
- * free slot was taken, the frozen links are thawed and nothing moved.  Then
- * the copies run from the end, each visible before its source is reused (R5).
- * The caller holds the lock of bucket *held (R3); once the last victim's copy
- * is fenced, every link is frozen and visible, so the lock is released there
- * (*held becomes HIVE_LOCK_NONE) and shares that fence instead of paying one
- * of its own after the commits: an inserter of the newcomer's key that takes
- * the lock next meets the frozen first link in b1 or b2 and waits for its
- * commit (R3, R5).  Returns 1 if applied. */
-HIVE_PROTO int D_OP(hive_apply_chain)(const hive_view *v, P_GEOM_PARAM, D_OP(hive_link) * chain, int depth,
-                                      P_SLOT *free_slot, P_SLOT free_word, P_SLOT newcomer, uint64_t *held)
-{
-    (void)P_GEOM_ARG;
-    int frozen = 0;
-    while (frozen < depth) {
-        P_SLOT ice = P_MAKE(P_MOVING, P_VAL_OF(chain[frozen].word));
-        if (P_CAS(chain[frozen].slot, chain[frozen].word, ice) != chain[frozen].word)
-            break;
-        frozen++;
-    }
-    if (frozen == depth && P_CAS(free_slot, free_word, chain[depth - 1].word) == free_word) {
-        hive_fence(); /* each copy is visible before its source is reused */
-        P_UNLOCK_FENCED(v, *held);
-        *held = HIVE_LOCK_NONE;
-        for (int i = depth - 1; i > 0; i--) {
-            P_CAS(chain[i].slot, P_MAKE(P_MOVING, P_VAL_OF(chain[i].word)), chain[i - 1].word);
-            hive_fence();
-        }
-        P_CAS(chain[0].slot, P_MAKE(P_MOVING, P_VAL_OF(chain[0].word)), newcomer);
-        return 1;
-    }
-    while (frozen-- > 0) /* thaw */
-        P_CAS(chain[frozen].slot, P_MAKE(P_MOVING, P_VAL_OF(chain[frozen].word)), chain[frozen].word);
-    return 0;
 }
 
 /* The first pair of bucket b that may move (R5) to a second bucket with
@@ -183,9 +142,9 @@ HIVE_PROTO int D_OP(hive_apply_chain)(const hive_view *v, P_GEOM_PARAM, D_OP(hiv
  * R4); b's last slot is read with the first group's words, not a round trip
  * before them. */
 HIVE_PROTO int D_OP(hive_movable_with_room)(const hive_view *v, P_GEOM_PARAM, uint64_t b,
-                                            D_OP(hive_link) * victim, uint64_t *dest,
-                                            uint32_t start, D_OP(hive_link) * walk,
-                                            uint64_t *walk_dest, D_OP(hive_link) * tomb,
+                                            P_SUFFIX(hive_link) * victim, uint64_t *dest,
+                                            uint32_t start, P_SUFFIX(hive_link) * walk,
+                                            uint64_t *walk_dest, P_SUFFIX(hive_link) * tomb,
                                             int *own_room)
 {
     P_SLOT *bucket = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b, P_S);
@@ -261,7 +220,7 @@ HIVE_UNROLL
 HIVE_PROTO int D_OP(hive_evict_near)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P_VAL val, uint64_t b1,
                                      uint64_t b2, int levels, uint64_t *held)
 {
-    D_OP(hive_link) chain[2] = {{0, 0}, {0, 0}};
+    P_SUFFIX(hive_link) chain[2] = {{0, 0}, {0, 0}};
     uint64_t dest = 0;
     int depth = (levels & HIVE_EVICT_ONE_MOVE) &&
                 (D_OP(hive_movable_with_room)(v, P_GEOM_ARG, b1, &chain[0], &dest, 0, 0, 0, 0, 0) ||
@@ -293,7 +252,7 @@ HIVE_NO_UNROLL
     P_SUFFIX(hive_scan) ds = P_SUFFIX(hive_scan_bucket)(dest_bucket, P_GEOM_ARG, P_KEY_OF(chain[depth - 1].word));
     if (ds.match >= 0 || ds.free < 0)
         return 0; /* stale, or the room was taken */
-    if (!D_OP(hive_apply_chain)(v, P_GEOM_ARG, chain, depth, dest_bucket + ds.free, ds.word, P_MAKE(k, val),
+    if (!P_SUFFIX(hive_apply_chain)(v, P_GEOM_ARG, chain, depth, dest_bucket + ds.free, ds.word, P_MAKE(k, val),
                                 held))
         return 0;
     return depth;
@@ -311,14 +270,14 @@ HIVE_NO_UNROLL
 HIVE_PROTO int D_OP(hive_evict)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P_VAL val,
                                 uint32_t h1, uint64_t b1, uint64_t b2, uint64_t *held)
 {
-    D_OP(hive_link) chain[HIVE_MAX_CHAIN];
+    P_SUFFIX(hive_link) chain[HIVE_MAX_CHAIN];
     uint32_t max_depth = v->max_evictions < HIVE_MAX_CHAIN ? v->max_evictions : HIVE_MAX_CHAIN;
     int raced = 0;
     for (uint32_t attempt = 0; attempt < 4; attempt++) {
         uint64_t b = (attempt & 1) ? b2 : b1;
         for (uint32_t depth = 0; depth < max_depth; depth++) {
             uint64_t dest = 0, walk_dest = 0;
-            D_OP(hive_link) walk, tomb;
+            P_SUFFIX(hive_link) walk, tomb;
             uint32_t start = (h1 + 7u * depth + attempt) % P_S;
             int room = D_OP(hive_movable_with_room)(v, P_GEOM_ARG, b, &chain[depth], &dest, start,
                                                     &walk, &walk_dest, &tomb, 0);
@@ -326,7 +285,7 @@ HIVE_PROTO int D_OP(hive_evict)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P_VAL
                 /* The previous victim takes a TOMB of the bucket it was to
                  * be moved into: one move fewer (b1's and b2's own TOMBs are
                  * the newcomer's, taken before any eviction, R3). */
-                if (D_OP(hive_apply_chain)(v, P_GEOM_ARG, chain, (int)depth, tomb.slot, tomb.word,
+                if (P_SUFFIX(hive_apply_chain)(v, P_GEOM_ARG, chain, (int)depth, tomb.slot, tomb.word,
                                            P_MAKE(k, val), held))
                     return (int)depth;
                 raced = 1;
@@ -337,7 +296,7 @@ HIVE_PROTO int D_OP(hive_evict)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P_VAL
                 P_SUFFIX(hive_scan) ds = P_SUFFIX(hive_scan_bucket)(dest_bucket, P_GEOM_ARG,
                                                                     P_KEY_OF(chain[depth].word));
                 if (ds.match < 0 && ds.free >= 0 &&
-                    D_OP(hive_apply_chain)(v, P_GEOM_ARG, chain, (int)depth + 1, dest_bucket + ds.free,
+                    P_SUFFIX(hive_apply_chain)(v, P_GEOM_ARG, chain, (int)depth + 1, dest_bucket + ds.free,
                                            ds.word, P_MAKE(k, val), held))
                     return (int)depth + 1;
                 raced = 1; /* stale, or taken meanwhile: a fresh attempt */

@@ -236,7 +236,8 @@ static void scenario_small(const ht_target *t, const options *o, const char *nam
         ht_fatal("%s: a table of %llu slots has %llu buckets, not %d", name,
                  (unsigned long long)c.initial_capacity, (unsigned long long)w.base_buckets,
                  SMALL_BASE);
-    HT_MUST(hive_reserve(w.table, (uint64_t)(c.max_load_factor * SMALL_RESERVED * o->slots), NULL));
+    HT_MUST(hive_reserve(w.table, (uint64_t)(ht_design_load(&c, o->slots) * SMALL_RESERVED * o->slots),
+                         NULL));
     HT_MUST(hive_stats_get(w.table, &w.last));
     if (w.last.buckets != SMALL_RESERVED)
         ht_fatal("%s: hive_reserve made %llu buckets, not %d", name,
@@ -343,7 +344,7 @@ static void scenario_crowded(const ht_target *t, const options *o, const char *n
                  (unsigned long long)w.last.stash_capacity);
         if (!w.broken && w.capacity_peak <= w.config.initial_capacity) {
             ht_context("%s: hive_reserve to twice the capacity", w.name);
-            double keys = 2.0 * (double)w.last.capacity * w.config.max_load_factor;
+            double keys = 2.0 * (double)w.last.capacity * ht_design_load(&w.config, o->slots);
             HT_CHECK_STATUS(hive_reserve(w.table, (uint64_t)keys, NULL), HIVE_SUCCESS, "hive_reserve");
             crowd_check(&w);
         }

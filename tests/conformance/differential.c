@@ -2,7 +2,7 @@
  * by the same seeded stream of random batches:
  *
  *   hive-differential <cpu|cuda> <kv32|kv64> [--ops N] [--seed S] [--config I] [--cycles C]
- *                     [--geometry SxT] [--design hive|double]
+ *                     [--geometry SxT] [--design NAME]
  *
  * Batches mix find, contains, insert (every combine mode), erase and apply
  * (mixed op codes), 1..50,000 keys each (log-uniform sizes), drawn from a
@@ -265,7 +265,7 @@ int main(int argc, char **argv)
 {
     static char name[96];
     const char *usage = "<cpu|cuda> <kv32|kv64> [--ops N] [--seed S] [--config I] [--cycles C] "
-                        "[--geometry SxT] [--design hive|double]";
+                        "[--geometry SxT] [--design NAME]";
     hive_design design = ht_take_design(&argc, argv, usage);
     if (argc < 3) {
         fprintf(stderr, "usage: %s %s\n", argv[0], usage);

@@ -1,5 +1,5 @@
 /* main.c — hive-conformance <cpu|cuda> <kv32|kv64> [--growth-keys N] [--geometry SxT]
- *                           [--design hive|double] [suite ...]
+ *                           [--design NAME] [suite ...]
  * Runs the named suites (default: all) on one backend and key width.
  * --growth-keys sets how many keys the growth suite grows to (default 10^6);
  * --geometry gives every table S slots per bucket and T lanes per key
@@ -109,7 +109,7 @@ int main(int argc, char **argv)
 {
     static char name[160];
     const char *usage = "<cpu|cuda> <kv32|kv64> [--growth-keys N] [--geometry SxT] "
-                        "[--design hive|double] [insert|find|erase|apply|table|growth|fill|loadfactor ...]";
+                        "[--design NAME] [insert|find|erase|apply|table|growth|fill|loadfactor ...]";
     hive_design design = ht_take_design(&argc, argv, usage);
     if (!take_options(&argc, argv)) {
         fprintf(stderr, "usage: %s %s\n", argv[0], usage);

@@ -1,7 +1,7 @@
 /* adversarial.c — the WarpSpeed adversarial concurrency test (reference spec
  * §1), adapted to hive, on any backend:
  *
- *   hive-adversarial <cpu|cuda> <kv32|kv64> [--reps R] [--design hive|double]
+ *   hive-adversarial <cpu|cuda> <kv32|kv64> [--reps R] [--design NAME]
  *
  * Keys are picked so that every bucket of the table is the first bucket
  * (hash1, under the table's linear-hashing index) of exactly two keys X and
@@ -295,7 +295,7 @@ static void one_rep(int threaded, unsigned rep, uint64_t seed)
 int main(int argc, char **argv)
 {
     static char name[96];
-    const char *usage = "<cpu|cuda> <kv32|kv64> [--reps R] [--design hive|double]";
+    const char *usage = "<cpu|cuda> <kv32|kv64> [--reps R] [--design NAME]";
     hive_design design = ht_take_design(&argc, argv, usage);
     if (argc < 3) {
         fprintf(stderr, "usage: %s %s\n", argv[0], usage);

@@ -2,7 +2,7 @@
  * buckets, made to grow and then to shrink while the crowd cannot fit back:
  *
  *   hive-crowded <cpu|cuda> <kv32|kv64> <small|crowded|finders|sparse> [--stash0]
- *                [--geometry SxT] [--scale N] [--fill F] [--seed S] [--design hive|double]
+ *                [--geometry SxT] [--scale N] [--fill F] [--seed S] [--design NAME]
  *
  * Each crowded key has its buckets (both of the Hive design's; the double
  * design's 16 probe buckets, or for KV32 keys its first only) in one set of
@@ -436,7 +436,7 @@ int main(int argc, char **argv)
 {
     static char name[160];
     const char *usage = "<cpu|cuda> <kv32|kv64> <small|crowded|finders|sparse> [--stash0] "
-                        "[--geometry SxT] [--scale N] [--fill F] [--seed S] [--design hive|double]";
+                        "[--geometry SxT] [--scale N] [--fill F] [--seed S] [--design NAME]";
     options o = {NULL, 0, 0, 0, 1.0, 1.25, 1};
     hive_design design = ht_take_design(&argc, argv, usage);
     if (argc < 4) {

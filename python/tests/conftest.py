@@ -7,7 +7,10 @@ WIDTHS = {32: np.uint32, 64: np.uint64}
 RESERVED = {32: 0xFFFFFFFC, 64: 0xFFFFFFFFFFFFFFFC}
 
 
-@pytest.fixture(params=[(32, "hive"), (64, "hive"), (32, "double"), (64, "double")],
+DESIGNS = ["hive", "double", "p2", "iceberg", "cuckoo"]
+
+
+@pytest.fixture(params=[(width, design) for design in DESIGNS for width in (32, 64)],
                 ids=lambda p: f"kv{p[0]}-{p[1]}")
 def table(request):
     """A small CPU table of each key width and design, so that the tests also make it grow."""

@@ -271,6 +271,37 @@ HIVE_API hive_status hive_find(hive_table *table, uint64_t n, const void *keys, 
 HIVE_API hive_status hive_contains(hive_table *table, uint64_t n, const void *keys, uint8_t *found,
                                    hive_stream stream);
 
+/* Asynchronous lookups: hive_find and hive_contains that enqueue their work
+ * on `stream` and return at once, without waiting for the GPU, allocating or
+ * reading anything back, so that they overlap the caller's kernels, pipeline
+ * small batches, and may be captured in a CUDA Graph.  The arrays are as for
+ * the synchronous calls, and written when the stream reaches the work.  The
+ * call's own outcome goes to *status (table memory: device memory for a CUDA
+ * table), zeroed and then summed by the work: words[HIVE_ASYNC_RESERVED]
+ * counts keys that were reserved values (not looked up, found 0), which the
+ * synchronous calls report as HIVE_ERROR_RESERVED_KEY.  The return value
+ * covers only the enqueuing (bad arguments, a broken table, CUDA errors).
+ *
+ * Ordering: a call that resizes the table (an insert that grows it, an erase
+ * that shrinks it, hive_reserve, hive_clear) and hive_destroy first wait for
+ * the asynchronous work enqueued before them, so that it reads the table it
+ * was enqueued on; work that other calls enqueue later runs after it.  A
+ * CUDA Graph is the exception: its work runs when the graph is launched, so
+ * a graph holding hive calls must be launched only while the table keeps
+ * the layout it was captured with: re-capture it after the table grows or
+ * shrinks (hive_stats: grows and shrinks) and do not launch it while such a
+ * call runs.  On a CPU table the calls run before returning. */
+#define HIVE_ASYNC_STATUS_WORDS 16
+#define HIVE_ASYNC_RESERVED 2 /* the words' meanings; the other words are the library's */
+typedef struct hive_async_status {
+    uint64_t words[HIVE_ASYNC_STATUS_WORDS];
+} hive_async_status;
+
+HIVE_API hive_status hive_find_async(hive_table *table, uint64_t n, const void *keys, void *values,
+                                     uint8_t *found, hive_async_status *status, hive_stream stream);
+HIVE_API hive_status hive_contains_async(hive_table *table, uint64_t n, const void *keys, uint8_t *found,
+                                         hive_async_status *status, hive_stream stream);
+
 /* Erases n keys.  results: table memory, (n) hive_result (ERASED, NOT_FOUND,
  * REJECTED_RESERVED), or NULL.  May shrink the table afterwards. */
 HIVE_API hive_status hive_erase(hive_table *table, uint64_t n, const void *keys, uint8_t *results,

@@ -110,6 +110,13 @@ typedef struct hive_backend_ops {
     /* Runs one batch to completion and fills *outcome. */
     hive_status (*run)(void *impl, const hive_request *r, hive_batch_scratch *scratch,
                        hive_batch_outcome *outcome, hive_stream stream);
+    /* Enqueues a FIND request on `stream` and returns without waiting,
+     * allocating or reading back (a CUDA Graph may capture it): its tallies
+     * (core/batch.h: HIVE_CTR_*) go to status[HIVE_ASYNC_STATUS_WORDS], in
+     * the table's memory, zeroed first.  The backend's resizes, clear and
+     * destroy wait for such work.  NULL where the backend has no asynchronous
+     * work (the CPU: api runs the request before returning). */
+    hive_status (*find_async)(void *impl, const hive_request *r, uint64_t *status, hive_stream stream);
     /* Runs again the elements of r rejected for room (results[i]
      * HIVE_RESULT_REJECTED_FULL, or as the scratch recorded), after api made
      * room; *outcome counts only those elements, which stay recorded only if

@@ -149,6 +149,8 @@ static void fmt_size(char *out, size_t size, const bench_defaults *d, const char
                  fmt_count(b, sizeof b, d->caching_batch));
     } else if (strcmp(workload, "sptc") == 0) {
         fmt_count(out, size, d->sptc_nnz);
+    } else if (strcmp(workload, "async") == 0) {
+        fmt_count(out, size, d->async_keys);
     } else {
         fmt_count(out, size, d->compare_keys);
     }
@@ -164,7 +166,8 @@ void bench_defaults_usage(FILE *f, const bench_defaults *full, const bench_defau
         {"aging", "slots"},     {"ycsb", "records"},     {"resize", "keys"},
         {"scaling", "max slots"}, {"steps", "slots"},    {"adversarial", "buckets"},
         {"probes", "slots"},    {"caching", "slots"},    {"sptc", "nonzeros"},
-        {"cpu-compare", "keys"}, {"cache", "slots"},     {"cache-hitrate", "records"},
+        {"async", "keys"},      {"cpu-compare", "keys"}, {"cache", "slots"},
+        {"cache-hitrate", "records"},
     };
     fprintf(f, "  %-13s %-10s %-34s %s\n", "workload", "--n sets", "all, named workloads",
             "quick, --quick");

@@ -158,6 +158,16 @@ class Result(enum.IntEnum):
     REFUSED = 10
 
 
+ASYNC_STATUS_WORDS = 16
+ASYNC_RESERVED = 2
+
+
+class AsyncStatus(ctypes.Structure):
+    """hive_async_status: words[ASYNC_RESERVED] counts the reserved keys of an asynchronous call."""
+
+    _fields_ = [("words", ctypes.c_uint64 * ASYNC_STATUS_WORDS)]
+
+
 class Stats(ctypes.Structure):
     """hive_stats."""
 
@@ -265,6 +275,8 @@ _functions = {
     "hive_insert": (_status, [_table_p, _u64, _array, _array, _enum, _u8_p, hive_stream]),
     "hive_find": (_status, [_table_p, _u64, _array, _array, _u8_p, hive_stream]),
     "hive_contains": (_status, [_table_p, _u64, _array, _u8_p, hive_stream]),
+    "hive_find_async": (_status, [_table_p, _u64, _array, _array, _u8_p, _array, hive_stream]),
+    "hive_contains_async": (_status, [_table_p, _u64, _array, _u8_p, _array, hive_stream]),
     "hive_erase": (_status, [_table_p, _u64, _array, _u8_p, hive_stream]),
     "hive_apply": (_status, [_table_p, _u64, _u8_p, _array, _array, _enum, _u8_p, hive_stream]),
     "hive_size": (_status, [_table_p, _u64_p]),

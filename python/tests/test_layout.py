@@ -11,7 +11,7 @@ from hive import _lib
 
 INCLUDE = os.path.join(os.path.dirname(__file__), "..", "..", "include")
 STRUCTS = {"hive_config": _lib.Config, "hive_cache_config": _lib.CacheConfig, "hive_stats": _lib.Stats,
-           "hive_cache_filter": _lib.CacheFilter}
+           "hive_cache_filter": _lib.CacheFilter, "hive_async_status": _lib.AsyncStatus}
 
 
 def test_sizes_on_lp64():
@@ -64,3 +64,20 @@ def test_a_bad_config_raises_with_status_and_text():
         _lib.check(_lib.hive_create(ctypes.byref(config), ctypes.byref(ctypes.c_void_p())))
     assert caught.value.status == _lib.Status.ERROR_INVALID_ARGUMENT
     assert caught.value.detail and not caught.value.partial
+
+
+def test_find_async_on_a_cpu_table_runs_before_returning():
+    import numpy as np
+
+    config = _lib.config_init()
+    config.backend = _lib.Backend.CPU
+    table = ctypes.c_void_p()
+    _lib.check(_lib.hive_create(ctypes.byref(config), ctypes.byref(table)))
+    keys = np.array([5, 6, 0xFFFFFFFE], np.uint32)
+    _lib.check(_lib.hive_insert(table, 2, keys.ctypes.data, keys.ctypes.data, _lib.Combine.ASSIGN, None, None))
+    values, found, status = np.zeros(3, np.uint32), np.zeros(3, np.uint8), _lib.AsyncStatus()
+    _lib.check(_lib.hive_find_async(table, 3, keys.ctypes.data, values.ctypes.data, found.ctypes.data,
+                                    ctypes.addressof(status), None))
+    assert found.tolist() == [1, 1, 0] and values[:2].tolist() == [5, 6]
+    assert status.words[_lib.ASYNC_RESERVED] == 1
+    _lib.check(_lib.hive_destroy(table))

@@ -232,6 +232,71 @@ hive_status hive_contains(hive_table *table, uint64_t n, const void *keys, uint8
     HIVE_ENTERED(table, "hive_contains", contains_entered(table, n, keys, found, stream));
 }
 
+/* The reserved keys among n (host memory: a CPU table's), for the status of
+ * an asynchronous call that ran before returning. */
+static uint64_t reserved_among(const hive_table *t, uint64_t n, const void *keys)
+{
+    uint64_t count = 0;
+    for (uint64_t i = 0; i < n; i++)
+        count += t->config.key_width == HIVE_KV64 ? ((const uint64_t *)keys)[i] >= HIVE_KV64_RESERVED_MIN
+                                                   : ((const uint32_t *)keys)[i] >= HIVE_KV32_RESERVED_MIN;
+    return count;
+}
+
+/* hive_find_async and hive_contains_async: the request enqueued by the
+ * backend, or, where it has no asynchronous work (the CPU), run now with its
+ * reserved keys counted in *status instead of reported by the status. */
+static hive_status find_async_entered(hive_table *t, uint64_t n, const void *keys, void *values,
+                                      uint8_t *found, hive_async_status *status, hive_stream stream,
+                                      const char *call)
+{
+    HIVE_TRY(check_batch_n(n, call));
+    HIVE_TRY(check_array(t, status, 1, sizeof(uint64_t), call, "status"));
+    if (n > 0) {
+        HIVE_TRY(check_array(t, keys, 1, kv_bytes(t), call, "keys"));
+        HIVE_TRY(check_array(t, values, 0, kv_bytes(t), call, "values"));
+        HIVE_TRY(check_array(t, found, 0, 1, call, "found"));
+        HIVE_CHECK_ARG(values != NULL || found != NULL, call, "values and found are both NULL");
+    }
+    hive_request r = {.n = n, .op = HIVE_OP_FIND, .keys = keys, .values_out = values, .found = found};
+    if (t->ops->find_async == NULL) {
+        memset(status, 0, sizeof *status);
+        hive_status s = n == 0 ? HIVE_SUCCESS : hive_policy_run(t, &r, 0, stream, call);
+        if (s != HIVE_ERROR_RESERVED_KEY)
+            return s;
+        status->words[HIVE_ASYNC_RESERVED] = reserved_among(t, n, keys);
+        hive_clear_error();
+        return HIVE_SUCCESS;
+    }
+    pthread_rwlock_rdlock(&t->resize_lock);
+    hive_status s = hive_refuse_if_broken(t, call);
+    if (s == HIVE_SUCCESS)
+        s = t->ops->find_async(t->impl, &r, status->words, stream);
+    pthread_rwlock_unlock(&t->resize_lock);
+    return s;
+}
+
+hive_status hive_find_async(hive_table *table, uint64_t n, const void *keys, void *values, uint8_t *found,
+                            hive_async_status *status, hive_stream stream)
+{
+    HIVE_ENTERED(table, "hive_find_async",
+                 find_async_entered(table, n, keys, values, found, status, stream, "hive_find_async"));
+}
+
+static hive_status contains_async_entered(hive_table *t, uint64_t n, const void *keys, uint8_t *found,
+                                          hive_async_status *status, hive_stream stream)
+{
+    static const char call[] = "hive_contains_async";
+    HIVE_CHECK_ARG(n == 0 || found != NULL, call, "found is NULL");
+    return find_async_entered(t, n, keys, NULL, found, status, stream, call);
+}
+
+hive_status hive_contains_async(hive_table *table, uint64_t n, const void *keys, uint8_t *found,
+                                hive_async_status *status, hive_stream stream)
+{
+    HIVE_ENTERED(table, "hive_contains_async", contains_async_entered(table, n, keys, found, status, stream));
+}
+
 static hive_status erase_entered(hive_table *t, uint64_t n, const void *keys, uint8_t *results,
                                  hive_stream stream)
 {

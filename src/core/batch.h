@@ -50,6 +50,9 @@ enum {
     HIVE_CTR_DEFERRED_DEEP, /* of those, the ones left to hive_deferred_deep_* */
     HIVE_CTR_COUNT
 };
+/* An asynchronous call's status is a counter block (hive.h). */
+static_assert(HIVE_CTR_COUNT <= HIVE_ASYNC_STATUS_WORDS && HIVE_CTR_RESERVED == HIVE_ASYNC_RESERVED,
+              "hive_async_status holds the counters, reserved keys at HIVE_ASYNC_RESERVED");
 
 /* The op of element i: its byte of a mixed batch, or the batch's own. */
 HIVE_PROTO int hive_batch_op(const hive_batch *b, uint64_t i)

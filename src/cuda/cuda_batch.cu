@@ -225,6 +225,26 @@ extern "C" hive_status hive_dict_run(hive_dict *d, const hive_batch *b, hive_bat
     return HIVE_SUCCESS;
 }
 
+extern "C" hive_status hive_dict_find_async(hive_dict *d, const hive_batch *b, uint64_t *status,
+                                            hive_stream stream)
+{
+    static const char call[] = "hive_find_async (CUDA)";
+    cudaStream_t s = (cudaStream_t)stream;
+    HIVE_TRY(hive_cuda_status(cudaMemsetAsync(status, 0, HIVE_ASYNC_STATUS_WORDS * sizeof(uint64_t), s), call,
+                              "cudaMemsetAsync(status)"));
+    if (b->n == 0)
+        return HIVE_SUCCESS;
+    /* The grid of a synchronous find (hive_dict_run). */
+    hive_batch_kernel find = d->kernels->find;
+    uint64_t table_bytes = d->buckets * d->bucket_slots * d->slot_words * sizeof(uint64_t);
+    int max_per_sm = d->lanes == 1 && table_bytes > 2 * d->l2_bytes ? HIVE_FIND_BLOCKS_PER_SM(d->kernels->width)
+                                                                     : 1 << 30;
+    find<<<grid_for_at_most(d, (const void *)find, b->n, d->lanes, max_per_sm), HIVE_THREADS, 0, s>>>(
+        d->view, *b, status);
+    HIVE_TRY(launched(call));
+    return hive_dict_async_enqueued(d, s, call);
+}
+
 extern "C" hive_status hive_dict_retry_full(hive_dict *d, const hive_batch *b, hive_batch_outcome *out,
                                             hive_stream stream)
 {

@@ -147,6 +147,7 @@ static hive_status alloc_arrays(hive_dict *d, uint64_t buckets, double stash_fra
 
 static void free_dict(hive_dict *d)
 {
+    hive_dict_async_free(d);
     if (d->pool != NULL)
         cudaMemPoolDestroy(d->pool);
     free_arrays(d);
@@ -208,6 +209,7 @@ static hive_status cuda_create(const hive_config *c, void **impl)
         st = hive_fail(HIVE_ERROR_OUT_OF_MEMORY, call, "no host memory for the table state");
         goto out;
     }
+    pthread_mutex_init(&d->async_lock, NULL); /* default attributes: cannot fail on Linux */
     d->device = c->device;
     d->slot_words = width / 32;
     d->kernels = kernels;
@@ -361,6 +363,13 @@ static hive_status cuda_count_inserts(void *impl, const hive_request *r, uint64_
     RETURN_ON_DEVICE(d, "hive_apply (CUDA)", hive_dict_count_inserts(d, &b, count, stream));
 }
 
+static hive_status cuda_find_async(void *impl, const hive_request *r, uint64_t *status, hive_stream stream)
+{
+    hive_dict *d = (hive_dict *)impl;
+    hive_batch b = hive_batch_of(r, NULL);
+    RETURN_ON_DEVICE(d, "hive_find_async (CUDA)", hive_dict_find_async(d, &b, status, stream));
+}
+
 static hive_status cuda_clear(void *impl, hive_stream stream)
 {
     static const char call[] = "hive_clear (CUDA)";
@@ -368,6 +377,7 @@ static hive_status cuda_clear(void *impl, hive_stream stream)
     cudaStream_t s = (cudaStream_t)stream;
     device_scope scope;
     HIVE_TRY(enter_device(d->device, &scope, call));
+    hive_dict_async_wait(d);
     uint64_t stash_bytes = d->view.stash_buckets * bucket_bytes(d);
     hive_status st = hive_cuda_status(cudaMemsetAsync(d->view.slots, 0xFF, d->buckets * bucket_bytes(d), s),
                                       call, "clearing slots");
@@ -406,6 +416,7 @@ static hive_status cuda_map(void *impl, uint64_t buckets, hive_stream stream)
         return hive_fail(HIVE_ERROR_OUT_OF_MEMORY, resize_call,
                          "%llu buckets: more than the GPU's memory holds (%llu)",
                          (unsigned long long)buckets, (unsigned long long)max_buckets);
+    hive_dict_async_wait(d);
     RETURN_ON_DEVICE(d, resize_call, map_for(d, buckets, (cudaStream_t)stream, resize_call));
 }
 
@@ -415,6 +426,7 @@ static void cuda_unmap(void *impl)
     device_scope scope;
     if (!enter_device_quietly(d->device, &scope))
         return; /* the memory stays mapped: the table is whole, only larger */
+    hive_dict_async_wait(d);
     hive_vm_trim(&d->slot_vm, d->buckets * bucket_bytes(d));
     hive_vm_trim(&d->lock_vm, lock_bytes(d->buckets));
     leave_device(d->device, &scope);
@@ -438,6 +450,7 @@ static hive_status cuda_step(void *impl, hive_resize_op op, hive_index ix, uint6
     out->finished = 1;
     out->done = begin;
     out->count = 0;
+    hive_dict_async_wait(d);
     RETURN_ON_DEVICE(d, resize_call, hive_dict_resize_op(d, op, &to, ix, begin, end, out, stream));
 }
 
@@ -545,6 +558,7 @@ extern "C" const hive_backend_ops hive_cuda_backend = {
     .begin = cuda_begin,
     .end = cuda_end,
     .run = cuda_run,
+    .find_async = cuda_find_async,
     .retry_full = cuda_retry_full,
     .count_inserts = cuda_count_inserts,
     .count_new = cuda_count_new,

@@ -5,6 +5,7 @@
 #define HIVE_DICT_TABLE_H
 
 #include <cuda_runtime.h>
+#include <pthread.h>
 #include <stdint.h>
 
 #include "backend.h"
@@ -16,6 +17,9 @@
  * read back after each batch: one per call in flight. */
 #define HIVE_COUNTER_BLOCKS 64
 static_assert(HIVE_COUNTER_BLOCKS <= 64, "hive_dict.counter_busy has a bit per block");
+
+/* Events that mark asynchronous lookups in flight (cuda_async.cu). */
+#define HIVE_ASYNC_EVENTS 32
 
 /* Kernels of one geometry and key width (cuda_kernels32.cu, cuda_kernels64.cu). */
 typedef void (*hive_batch_kernel)(hive_view, hive_batch, uint64_t *);
@@ -57,6 +61,12 @@ typedef struct hive_dict {
     uint64_t *counters;      /* device */
     uint64_t *host_counters; /* pinned host */
     uint64_t counter_busy;   /* bit i: block i in use (host atomics) */
+    /* Asynchronous lookups (cuda_async.cu): an event recorded after each, so
+     * that what changes the layout waits for them. */
+    pthread_mutex_t async_lock;
+    cudaEvent_t async_done[HIVE_ASYNC_EVENTS]; /* created at the first asynchronous call */
+    uint32_t async_next;                       /* the event the next call records */
+    int async_pending;                         /* events recorded since the last wait */
 } hive_dict;
 
 #ifdef __cplusplus
@@ -87,6 +97,21 @@ hive_status hive_dict_resize_op(hive_dict *d, hive_resize_op op, const hive_view
 /* Writes all live pairs to keys/values; *count receives their number. */
 hive_status hive_dict_export(hive_dict *d, uint64_t capacity, void *keys, void *values,
                              uint64_t *count, hive_stream stream);
+
+/* Enqueues a FIND batch on `stream` with its tallies summed into
+ * status[HIVE_ASYNC_STATUS_WORDS] (zeroed first), and returns without waiting
+ * (hive.h: hive_find_async). */
+hive_status hive_dict_find_async(hive_dict *d, const hive_batch *b, uint64_t *status, hive_stream stream);
+
+/* cuda_async.cu */
+/* Notes that asynchronous work was just enqueued on `s` (nothing where s is
+ * capturing a graph). */
+hive_status hive_dict_async_enqueued(hive_dict *d, cudaStream_t s, const char *call);
+/* Waits for the asynchronous work noted so far: before anything changes the
+ * table's layout or frees it. */
+void hive_dict_async_wait(hive_dict *d);
+/* Waits, then frees the events (the table's destruction). */
+void hive_dict_async_free(hive_dict *d);
 
 /* cuda_pointer.cu */
 /* HIVE_SUCCESS when a table on `device` (the current device) can read and

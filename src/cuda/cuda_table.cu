@@ -42,7 +42,7 @@ static hive_status alloc_stash(const hive_dict *d, hive_view *v, uint64_t stash_
     v->stash_used = NULL;
     v->stash_live = NULL;
     v->stash_buckets = 0;
-    uint64_t used_bytes = hive_stash_side_words(d->view.design, stash_buckets) * sizeof(uint32_t);
+    uint64_t used_bytes = (stash_buckets + 31) / 32 * sizeof(uint32_t);
     hive_status st = device_alloc((void **)&v->stash, stash_buckets * bucket_bytes(d), call, "stash");
     if (st == HIVE_SUCCESS)
         st = device_alloc((void **)&v->stash_used, used_bytes, call, "stash bitmap");
@@ -80,7 +80,7 @@ static void free_arrays(hive_dict *d)
 static uint64_t bytes_held(const hive_dict *d)
 {
     return d->slot_vm.mapped + d->lock_vm.mapped + d->view.stash_buckets * bucket_bytes(d) +
-           hive_stash_side_words(d->view.design, d->view.stash_buckets) * sizeof(uint32_t) + sizeof(uint64_t) +
+           (d->view.stash_buckets + 31) / 32 * sizeof(uint32_t) + sizeof(uint64_t) +
            HIVE_COUNTER_BLOCKS * HIVE_CTR_COUNT * sizeof(uint64_t);
 }
 
@@ -385,9 +385,7 @@ static hive_status cuda_clear(void *impl, hive_stream stream)
         st = hive_cuda_status(cudaMemsetAsync(d->view.stash, 0xFF, stash_bytes, s), call, "clearing the stash");
     if (st == HIVE_SUCCESS && d->view.stash_buckets)
         st = hive_cuda_status(cudaMemsetAsync(d->view.stash_used, 0,
-                                              hive_stash_side_words(d->view.design, d->view.stash_buckets) *
-                                                  sizeof(uint32_t),
-                                              s),
+                                              (d->view.stash_buckets + 31) / 32 * sizeof(uint32_t), s),
                               call, "clearing the stash bitmap");
     if (st == HIVE_SUCCESS)
         st = hive_cuda_status(cudaMemsetAsync(d->view.stash_live, 0, sizeof(uint64_t), s), call,

@@ -1,9 +1,9 @@
 /* aim.h — keys aimed at buckets: keys of the target's width whose candidate
  * buckets (the probe buckets of the target's design: the Hive and p2
- * designs' two, the iceberg's and cuckoo's three, the double design's 16,
- * the chaining design's head bucket) lie in a chosen range of buckets of a
- * table's base index, hive_index_for(base), the index of a table created
- * with `base` buckets (src/core/index.h).
+ * designs' two, the iceberg's and cuckoo's three, the double design's 16)
+ * lie in a chosen range of buckets of a table's base
+ * index, hive_index_for(base), the index of a table created with `base`
+ * buckets (src/core/index.h).
  *
  * Every later index of that table refines the base one: bucket b of a grown
  * table only holds hashes of base bucket b mod base, and merging never goes

@@ -13,6 +13,8 @@ PYENV ?= $(BUILD)/pyenv
 # Hopper's alone (a compile check: the CUDA tests skip without a GPU).  An
 # installed build (cmake without this, pip) holds every generation from 7.5.
 CUDA_ARCHS ?= $(shell nvidia-smi -L >/dev/null 2>&1 && echo native || echo 90)
+# The generations make arch-check compiles the kernels for.
+ARCHS ?= 75 80 86 89 90
 
 .PHONY: all configure test test-python bench gpu-check arch-check test-sanitize fuzz plots install clean
 
@@ -59,7 +61,7 @@ fuzz:
 # The kernels compiled for every GPU generation an installed build holds
 # (tools/arch-check.sh): no GPU needed.
 arch-check:
-	bash tools/arch-check.sh
+	ARCHS="$(ARCHS)" bash tools/arch-check.sh
 
 # For the GPU machine: sm_90 build, GPU tests that fail (not skip) without a
 # GPU, the quick benchmark; logs and results are copied to $OUT when set.

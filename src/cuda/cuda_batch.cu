@@ -180,6 +180,31 @@ static void outcome_of(const uint64_t c[HIVE_CTR_COUNT], hive_batch_outcome *out
     out->evictions = c[HIVE_CTR_EVICTIONS];
 }
 
+/* Bytes of the table's buckets, and whether L2 does not hold them. */
+static uint64_t table_bytes_of(const hive_dict *d)
+{
+    return d->buckets * d->bucket_slots * d->slot_words * sizeof(uint64_t);
+}
+
+static int beyond_l2(const hive_dict *d) { return table_bytes_of(d) > 2 * d->l2_bytes; }
+
+/* The blocks per SM a batch kernel may have.  A uniform insert batch into a
+ * table that L2 does not hold gets the capped pass (bulk_insert; and the
+ * full bits, hive_dict_run), a uniform erase or find batch a capped grid.  In
+ * a table L2 holds, the rooms the bits spare are L2 hits anyway, and mixed
+ * batches (half finds and erases, with TOMBs for their inserts to take) lost
+ * with the cap and the bits and gained nothing from a capped grid alone
+ * (docs/perf.md). */
+static int blocks_per_sm_cap(const hive_dict *d, hive_batch_kernel kernel, int bulk_insert)
+{
+    const hive_geometry_kernels *k = d->kernels;
+    int one_thread_beyond_l2 = d->lanes == 1 && beyond_l2(d);
+    return bulk_insert                                    ? HIVE_PASS_BLOCKS_PER_SM
+           : kernel == k->erase && one_thread_beyond_l2 ? HIVE_ERASE_BLOCKS_PER_SM
+           : kernel == k->find && one_thread_beyond_l2  ? HIVE_FIND_BLOCKS_PER_SM(k->width)
+                                                          : 1 << 30;
+}
+
 extern "C" hive_status hive_dict_run(hive_dict *d, const hive_batch *b, hive_batch_outcome *out,
                                      hive_stream stream)
 {
@@ -189,20 +214,9 @@ extern "C" hive_status hive_dict_run(hive_dict *d, const hive_batch *b, hive_bat
                                : b->op == HIVE_OP_ERASE ? k->erase
                                                         : k->upsert;
     int defers = kernel == k->mixed || kernel == k->upsert;
-    /* A uniform insert batch into a table that L2 does not hold gets the
-     * capped pass and the full bits, a uniform erase or find batch a capped
-     * grid.  In a table L2 holds, the rooms the bits spare are L2 hits anyway,
-     * and mixed batches (half finds and erases, with TOMBs for their inserts
-     * to take) lost with the cap and the bits and gained nothing from a
-     * capped grid alone (docs/perf.md). */
-    uint64_t table_bytes = d->buckets * d->bucket_slots * d->slot_words * sizeof(uint64_t);
-    int beyond_l2 = table_bytes > 2 * d->l2_bytes;
-    int bulk_insert = kernel == k->upsert && k->deferred != NULL && beyond_l2;
-    int one_thread_beyond_l2 = d->lanes == 1 && beyond_l2;
-    int max_per_sm = bulk_insert                                    ? HIVE_PASS_BLOCKS_PER_SM
-                     : kernel == k->erase && one_thread_beyond_l2 ? HIVE_ERASE_BLOCKS_PER_SM
-                     : kernel == k->find && one_thread_beyond_l2  ? HIVE_FIND_BLOCKS_PER_SM(k->width)
-                                                                    : 1 << 30;
+    uint64_t table_bytes = table_bytes_of(d);
+    int bulk_insert = kernel == k->upsert && k->deferred != NULL && beyond_l2(d);
+    int max_per_sm = blocks_per_sm_cap(d, kernel, bulk_insert);
     /* The full bits are the call's own, from the table's pool (after the
      * first call, no allocation): concurrent calls never share them.  A batch
      * too small to defer enough keys for them (HIVE_HINT_TABLE_BYTES_PER_KEY)
@@ -234,13 +248,9 @@ extern "C" hive_status hive_dict_find_async(hive_dict *d, const hive_batch *b, u
                               "cudaMemsetAsync(status)"));
     if (b->n == 0)
         return HIVE_SUCCESS;
-    /* The grid of a synchronous find (hive_dict_run). */
     hive_batch_kernel find = d->kernels->find;
-    uint64_t table_bytes = d->buckets * d->bucket_slots * d->slot_words * sizeof(uint64_t);
-    int max_per_sm = d->lanes == 1 && table_bytes > 2 * d->l2_bytes ? HIVE_FIND_BLOCKS_PER_SM(d->kernels->width)
-                                                                     : 1 << 30;
-    find<<<grid_for_at_most(d, (const void *)find, b->n, d->lanes, max_per_sm), HIVE_THREADS, 0, s>>>(
-        d->view, *b, status);
+    find<<<grid_for_at_most(d, (const void *)find, b->n, d->lanes, blocks_per_sm_cap(d, find, 0)), HIVE_THREADS,
+           0, s>>>(d->view, *b, status);
     HIVE_TRY(launched(call));
     return hive_dict_async_enqueued(d, s, call);
 }

@@ -108,6 +108,8 @@ typedef struct bench_defaults {
     uint64_t caching_batch;                 /* caching: accesses per batch */
     uint64_t sptc_nnz;                      /* sptc: nonzeros of each tensor */
     uint64_t async_keys;                    /* async: keys in the table the batches look up */
+    uint64_t shard_keys;                    /* shard: keys per GPU (weak scaling); 4x that in all
+                                               (strong scaling) */
 } bench_defaults;
 
 /* H100: tables well past the 50 MB L2 from 2^23 keys on (64 MB at KV32). */
@@ -132,7 +134,8 @@ static const bench_defaults BENCH_DEFAULTS_CUDA = {
                                 a batch: 512 batches with host work between them */
     1ull << 23,        /* sptc: 2^23 nonzeros a tensor, ~2^25 products (sorted on the host
                           for the reference) */
-    1ull << 24};       /* async: batches of 2^16..2^20 keys into a table of 2^24 */
+    1ull << 24,        /* async: batches of 2^16..2^20 keys into a table of 2^24 */
+    1ull << 26};       /* shard: 2^26 keys a GPU, 2^28 in all for strong scaling */
 
 static const bench_defaults BENCH_DEFAULTS_CUDA_QUICK = {
     "cuda-quick", 22, 24, 1, {0.95, 0.0}, 22, 24,
@@ -149,6 +152,7 @@ static const bench_defaults BENCH_DEFAULTS_CUDA_QUICK = {
     1ull << 22,
     1ull << 20, 1ull << 16, /* caching: host work between batches, kept to seconds */
     1ull << 20,
+    1ull << 22,
     1ull << 22};
 
 /* A 2-core machine: sizes a CPU backend finishes in minutes. */
@@ -167,7 +171,8 @@ static const bench_defaults BENCH_DEFAULTS_CPU = {
     1ull << 22,
     1ull << 20, 1ull << 16,
     1ull << 20,
-    1ull << 22};
+    1ull << 22,
+    1ull << 20};
 
 static const bench_defaults BENCH_DEFAULTS_CPU_QUICK = {
     "cpu-quick", 18, 20, 1, {0.95, 0.0}, 18, 20,
@@ -184,6 +189,7 @@ static const bench_defaults BENCH_DEFAULTS_CPU_QUICK = {
     1ull << 18,
     1ull << 16, 1ull << 12,
     1ull << 16,
-    1ull << 20};
+    1ull << 20,
+    1ull << 22};
 
 #endif

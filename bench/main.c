@@ -43,6 +43,9 @@ static const workload workloads[] = {
     {"cpu-compare", wl_cpu_compare, 1, 1, "CPU backend vs GLib GHashTable and ck_ht (CPU only)"},
     {"cache", wl_cache, 1, 0, "cache table, HKV's shape: fill to 0.5/0.75/1.0, find, evicting inserts"},
     {"cache-hitrate", wl_cache_hitrate, 1, 0, "cache before a backing store: hit rate, LRU/LFU, Zipf"},
+#ifdef BENCH_WITH_SHARD
+    {"shard", wl_shard, 0, 0, "the table sharded over 1, 2, 4.. GPUs (NCCL): weak and strong scaling"},
+#endif
 };
 #define NWORKLOADS (sizeof workloads / sizeof workloads[0])
 

@@ -151,6 +151,8 @@ static void fmt_size(char *out, size_t size, const bench_defaults *d, const char
         fmt_count(out, size, d->sptc_nnz);
     } else if (strcmp(workload, "async") == 0) {
         fmt_count(out, size, d->async_keys);
+    } else if (strcmp(workload, "shard") == 0) {
+        fmt_count(out, size, d->shard_keys);
     } else {
         fmt_count(out, size, d->compare_keys);
     }
@@ -167,7 +169,7 @@ void bench_defaults_usage(FILE *f, const bench_defaults *full, const bench_defau
         {"scaling", "max slots"}, {"steps", "slots"},    {"adversarial", "buckets"},
         {"probes", "slots"},    {"caching", "slots"},    {"sptc", "nonzeros"},
         {"async", "keys"},      {"cpu-compare", "keys"}, {"cache", "slots"},
-        {"cache-hitrate", "records"},
+        {"cache-hitrate", "records"}, {"shard", "keys a GPU"},
     };
     fprintf(f, "  %-13s %-10s %-34s %s\n", "workload", "--n sets", "all, named workloads",
             "quick, --quick");

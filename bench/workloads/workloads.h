@@ -19,7 +19,8 @@ int wl_adversarial(bench_ctx *c); /* WarpSpeed's duplicate-key race test */
 int wl_steps(bench_ctx *c);       /* the four insert steps, load 0.55..0.97 */
 int wl_probes(bench_ctx *c);      /* buckets, sectors, lines per op: the probe model */
 int wl_caching(bench_ctx *c);     /* dictionary table before a backing store: hit rate */
-int wl_async(bench_ctx *c);       /* small finds: synchronous vs asynchronous calls */
+int wl_async(bench_ctx *c);
+int wl_shard(bench_ctx *c);       /* the sharded table over the GPUs of the machine (libhive_shard) */       /* small finds: synchronous vs asynchronous calls */
 int wl_sptc(bench_ctx *c);        /* sparse tensor contraction, checked against the CPU */
 int wl_cpu_compare(bench_ctx *c); /* CPU backend vs GLib GHashTable and ck_ht */
 int wl_cache(bench_ctx *c);       /* cache table, HKV's benchmark: loads 0.5/0.75/1.0 */

@@ -18,6 +18,8 @@
  * batches (a find overlaps them).  The fraction is to g times the sector
  * gather limit of GPU 0.  Every rank checks its last find and absent find
  * on its GPU (gpu_shard.cu). */
+#define _POSIX_C_SOURCE 200809L
+
 #include <cuda_runtime_api.h>
 #include <math.h>
 #include <nccl.h>

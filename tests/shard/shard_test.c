@@ -14,6 +14,8 @@
  * export must hold exactly the model's keys that it owns.
  *
  * Usage: hive-shard-test [--gpus N] [--kv 32|64] [--design NAME] */
+#define _POSIX_C_SOURCE 200809L
+
 #include <cuda_runtime.h>
 #include <nccl.h>
 #include <pthread.h>

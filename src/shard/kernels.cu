@@ -63,43 +63,72 @@ __global__ void shard_prefix_kernel(uint32_t ranks, unsigned long long *meta)
     }
 }
 
-/* Lanes of a warp with the same owner take consecutive places with one
- * atomic, so that a segment keeps the batch's order warp by warp and the
- * gather back reads whole sectors. */
+/* A block takes a tile of SHARD_TILE_ITEMS keys a thread.  Lanes of a warp
+ * with the same owner take consecutive places in the block's share of that
+ * owner's segment (one shared atomic a group), and the block takes its
+ * shares with one global atomic an owner: a global atomic a warp would
+ * serialise every warp of the GPU on the cursor of an owner that most keys
+ * go to (all of them, with one rank).  A segment keeps the batch's order
+ * warp by warp, so the gather back reads whole sectors. */
+#define SHARD_TILE_ITEMS 8
+
 __global__ void shard_scatter_kernel(const void *keys, const void *values, const uint8_t *ops, int kv64, uint32_t n,
                                      uint32_t ranks, unsigned long long *meta, uint32_t *pos, void *send_keys,
                                      void *send_values, uint8_t *send_ops)
 {
+    extern __shared__ unsigned long long share[]; /* per owner: the block's count, then its first place */
     unsigned long long *cursor = meta + SHARD_META_COUNTS + 2 * ranks;
     unsigned lane = threadIdx.x & 31u;
-    uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
-    for (uint64_t base = (uint64_t)blockIdx.x * blockDim.x; base < n; base += stride) {
-        uint64_t i = base + threadIdx.x;
-        int valid = i < n;
-        unsigned mask = __ballot_sync(0xffffffffu, valid);
-        if (!valid)
-            continue;
-        uint64_t key = shard_key_at(keys, kv64, i);
-        uint32_t owner = shard_route(key, ranks);
-        unsigned group = __match_any_sync(mask, owner);
-        unsigned leader = __ffs(group) - 1;
-        unsigned long long first = 0;
-        if (lane == leader)
-            first = atomicAdd(&cursor[owner], (unsigned long long)__popc(group));
-        first = __shfl_sync(mask, first, leader);
-        uint64_t at = first + __popc(group & ((1u << lane) - 1u));
-        pos[i] = (uint32_t)at;
-        if (kv64) {
-            ((uint64_t *)send_keys)[at] = key;
-            if (values)
-                ((uint64_t *)send_values)[at] = ((const uint64_t *)values)[i];
-        } else {
-            ((uint32_t *)send_keys)[at] = (uint32_t)key;
-            if (values)
-                ((uint32_t *)send_values)[at] = ((const uint32_t *)values)[i];
+    uint64_t tile = (uint64_t)blockDim.x * SHARD_TILE_ITEMS;
+    for (uint64_t base = (uint64_t)blockIdx.x * tile; base < n; base += (uint64_t)gridDim.x * tile) {
+        for (uint32_t r = threadIdx.x; r < ranks; r += blockDim.x)
+            share[r] = 0;
+        __syncthreads();
+        uint64_t key[SHARD_TILE_ITEMS];
+        uint32_t owner[SHARD_TILE_ITEMS], place[SHARD_TILE_ITEMS];
+        HIVE_UNROLL
+        for (int j = 0; j < SHARD_TILE_ITEMS; j++) {
+            uint64_t i = base + (uint64_t)j * blockDim.x + threadIdx.x;
+            int valid = i < n;
+            unsigned mask = __ballot_sync(0xffffffffu, valid);
+            owner[j] = 0;
+            place[j] = 0;
+            if (!valid)
+                continue;
+            key[j] = shard_key_at(keys, kv64, i);
+            owner[j] = shard_route(key[j], ranks);
+            unsigned group = __match_any_sync(mask, owner[j]);
+            unsigned leader = __ffs(group) - 1;
+            unsigned long long first = 0;
+            if (lane == leader)
+                first = atomicAdd(&share[owner[j]], (unsigned long long)__popc(group));
+            first = __shfl_sync(mask, first, leader);
+            place[j] = (uint32_t)first + __popc(group & ((1u << lane) - 1u));
         }
-        if (ops)
-            send_ops[at] = ops[i];
+        __syncthreads();
+        for (uint32_t r = threadIdx.x; r < ranks; r += blockDim.x)
+            share[r] = share[r] ? atomicAdd(&cursor[r], share[r]) : 0;
+        __syncthreads();
+        HIVE_UNROLL
+        for (int j = 0; j < SHARD_TILE_ITEMS; j++) {
+            uint64_t i = base + (uint64_t)j * blockDim.x + threadIdx.x;
+            if (i >= n)
+                continue;
+            uint64_t at = share[owner[j]] + place[j];
+            pos[i] = (uint32_t)at;
+            if (kv64) {
+                ((uint64_t *)send_keys)[at] = key[j];
+                if (values)
+                    ((uint64_t *)send_values)[at] = ((const uint64_t *)values)[i];
+            } else {
+                ((uint32_t *)send_keys)[at] = (uint32_t)key[j];
+                if (values)
+                    ((uint32_t *)send_values)[at] = ((const uint32_t *)values)[i];
+            }
+            if (ops)
+                send_ops[at] = ops[i];
+        }
+        __syncthreads(); /* the shares are read before the next tile clears them */
     }
 }
 
@@ -149,8 +178,9 @@ extern "C" cudaError_t shard_route_scatter(const void *keys, const void *values,
                                            cudaStream_t stream)
 {
     if (n > 0)
-        shard_scatter_kernel<<<shard_grid(n), SHARD_BLOCK, 0, stream>>>(keys, values, ops, kv64, n, ranks, meta, pos,
-                                                                       send_keys, send_values, send_ops);
+        shard_scatter_kernel<<<shard_grid((n + SHARD_TILE_ITEMS - 1) / SHARD_TILE_ITEMS), SHARD_BLOCK,
+                               ranks * sizeof(unsigned long long), stream>>>(keys, values, ops, kv64, n, ranks, meta,
+                                                                             pos, send_keys, send_values, send_ops);
     return cudaGetLastError();
 }
 

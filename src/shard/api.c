@@ -2,17 +2,17 @@
  *
  * A call runs in four steps, the same on every rank:
  *  1. route: partition the batch by owner (kernels.cu); one NCCL group
- *     max-reduces each rank's status, batch size, receive capacity and call
+ *     max-reduces each rank's status, receive capacity and call
  *     (so that every rank learns at once whether some rank cannot go on, or
  *     called something else) and swaps the per-owner counts; the host reads
  *     them back (the one wait a call needs before moving keys);
- *  2. forward: keys (values, ops) to their owners, chunk by chunk;
- *  3. the owner's batch on its own table, then the results back;
+ *  2. forward: keys (values, ops) to their owners, one NCCL group, while the
+ *     owner's batch runs on this rank's own keys in place;
+ *  3. the owner's batch on the keys that arrived, then the results back;
  *  4. gather: results in input order, and one more max-reduction of the
  *     ranks' statuses so that a rank whose part failed fails every rank.
- * A find runs its owner's batches as asynchronous lookups, each waiting only
- * for its own chunk, so that the exchange of chunk c+1 overlaps the lookups
- * of chunk c. */
+ * Every NCCL call goes on the shard's exchange stream, in one order on every
+ * rank; the owner's batches and the kernels run on the caller's stream. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,11 +21,6 @@
 #include "kernels.h"
 #include "route.h"
 #include "shard_table.h"
-
-/* Batches of at least this many keys on some rank pipeline their finds in
- * SHARD_FIND_CHUNKS chunks; smaller ones move in one. */
-#define SHARD_PIPELINE_MIN_KEYS (1ull << 21)
-#define SHARD_FIND_CHUNKS 4u
 
 typedef enum shard_kind { SHARD_FIND = 1, SHARD_CONTAINS, SHARD_INSERT, SHARD_ERASE, SHARD_APPLY } shard_kind;
 
@@ -112,10 +107,10 @@ static hive_status table_failed(const hive_shard *s, hive_status status, const c
 
 /* ---------------------------------------------------------------- timing */
 
-enum { EV_START, EV_ROUTED, EV_COUNTED, EV_GATHERED, EV_END, EV_CHUNKS };
-#define EV_FORWARD(c, end) (EV_CHUNKS + 6 * (c) + (end))
-#define EV_LOCAL(c, end) (EV_CHUNKS + 6 * (c) + 2 + (end))
-#define EV_BACK(c, end) (EV_CHUNKS + 6 * (c) + 4 + (end))
+enum {
+    EV_START, EV_ROUTED, EV_COUNTED, EV_GATHERED, EV_END,
+    EV_FORWARD, EV_FORWARDED, EV_KEPT, EV_KEPT_DONE, EV_ARRIVED, EV_ARRIVED_DONE, EV_BACK, EV_BACK_DONE
+};
 
 static double elapsed(const hive_shard *s, int from, int to)
 {
@@ -130,14 +125,11 @@ static double elapsed(const hive_shard *s, int from, int to)
 static void account(hive_shard *s, const shard_plan *plan)
 {
     s->stats.calls++;
-    s->stats.keys_sent += plan->sent_total - plan->send_count[s->rank];
-    s->stats.keys_received += plan->received_total - plan->recv_count[s->rank];
+    s->stats.keys_sent += plan->sent_total;
+    s->stats.keys_received += plan->received_total;
     s->stats.route_ms += elapsed(s, EV_START, EV_COUNTED);
-    for (uint32_t c = 0; c < plan->chunks; c++) {
-        s->stats.exchange_ms += elapsed(s, EV_FORWARD(c, 0), EV_FORWARD(c, 1));
-        s->stats.exchange_ms += elapsed(s, EV_BACK(c, 0), EV_BACK(c, 1));
-        s->stats.local_ms += elapsed(s, EV_LOCAL(c, 0), EV_LOCAL(c, 1));
-    }
+    s->stats.exchange_ms += elapsed(s, EV_FORWARD, EV_FORWARDED) + elapsed(s, EV_BACK, EV_BACK_DONE);
+    s->stats.local_ms += elapsed(s, EV_KEPT, EV_KEPT_DONE) + elapsed(s, EV_ARRIVED, EV_ARRIVED_DONE);
     s->stats.total_ms += elapsed(s, EV_START, EV_END);
 }
 
@@ -181,7 +173,6 @@ static hive_status route(hive_shard *s, const shard_call *c, hive_status own, cu
     uint64_t *h = s->meta_host;
     uint64_t n = own == HIVE_SUCCESS ? c->n : 0;
     h[SHARD_META_STATUS] = own == HIVE_SUCCESS ? 0 : SHARD_STATUS_WORD(own, s->rank);
-    h[SHARD_META_MAX_N] = n;
     h[SHARD_META_CAP_GAP] = UINT64_MAX - s->recv_capacity;
     h[SHARD_META_CALL] = (uint64_t)c->kind << 8 | (uint64_t)c->combine;
     h[SHARD_META_CALL_GAP] = UINT64_MAX - h[SHARD_META_CALL];
@@ -230,31 +221,37 @@ static hive_status route(hive_shard *s, const shard_call *c, hive_status own, cu
     return read_meta(s, x, c->name);
 }
 
-/* The owner's batch of one chunk, on `stream`. */
-static hive_status run_owner(hive_shard *s, const shard_call *c, const shard_plan *plan, uint32_t chunk,
-                             cudaStream_t stream)
+/* Where an owner's batch reads and writes: its keys, values (input of an
+ * insert, output of a find, both for an apply), ops, and results. */
+typedef struct shard_region {
+    uint64_t n;
+    void *keys;
+    void *values;
+    uint8_t *ops;
+    uint8_t *flags;
+} shard_region;
+
+/* The owner's batch of one region, on `stream`. */
+static hive_status run_owner(hive_shard *s, const shard_call *c, const shard_region *g, cudaStream_t stream)
 {
-    uint64_t first = plan->chunk_offset[chunk], m = plan->chunk_offset[chunk + 1] - first;
-    char *keys = (char *)s->recv_keys.data + first * s->width;
-    char *values = (char *)s->recv_values.data + first * s->width;
-    uint8_t *flags = (uint8_t *)s->recv_flags.data + first;
     hive_status status = HIVE_SUCCESS;
     switch (c->kind) {
     case SHARD_FIND:
-        status = hive_find_async(s->table, m, keys, c->values_out ? values : NULL, flags, s->async_status, stream);
+        status = hive_find_async(s->table, g->n, g->keys, c->values_out ? g->values : NULL, g->flags, s->async_status,
+                                 stream);
         break;
     case SHARD_CONTAINS:
-        status = hive_contains_async(s->table, m, keys, flags, s->async_status, stream);
+        status = hive_contains_async(s->table, g->n, g->keys, g->flags, s->async_status, stream);
         break;
     case SHARD_INSERT:
-        status = hive_insert(s->table, m, keys, values, c->combine, flags, stream);
+        status = hive_insert(s->table, g->n, g->keys, g->values, c->combine, g->flags, stream);
         break;
     case SHARD_ERASE:
-        status = hive_erase(s->table, m, keys, flags, stream);
+        status = hive_erase(s->table, g->n, g->keys, g->flags, stream);
         break;
     case SHARD_APPLY:
-        status = hive_apply(s->table, m, (uint8_t *)s->recv_ops.data + first, keys, c->values_in ? values : NULL,
-                            c->combine, flags, stream);
+        status = hive_apply(s->table, g->n, g->ops, g->keys, c->values_in ? g->values : NULL, c->combine, g->flags,
+                            stream);
         break;
     }
     /* Outcomes about keys come back with the results; only a failure of the
@@ -262,45 +259,68 @@ static hive_status run_owner(hive_shard *s, const shard_call *c, const shard_pla
     return shard_status_is_hard(status) ? table_failed(s, status, c->name) : HIVE_SUCCESS;
 }
 
-/* Steps 2 and 3 for every chunk: all forward exchanges first (the exchange
- * stream runs them back to back), each owner's batch as soon as its chunk
- * has arrived, each chunk's results back as soon as its batch is done.
- * Returns a failure to enqueue an exchange (after which nothing more can be
- * sent); *own gets a failure of this rank's table, which the ranks learn of
- * at the end while the exchanges go on as planned. */
+static char *entry(void *base, uint64_t index, size_t width)
+{
+    return (char *)base + index * width;
+}
+
+/* Steps 2 and 3.  The forward exchange goes first on the exchange stream;
+ * meanwhile the owner's batch runs on this rank's own keys where the
+ * partition put them, writing its results where the returned results go
+ * (so they need no copy either way); then the batch of the keys that
+ * arrived, and their results back.  Returns a failure to enqueue an
+ * exchange (after which nothing more can be sent); *own gets a failure of
+ * this rank's table, which the ranks learn of at the end while the
+ * exchanges go on as planned. */
 static hive_status move_and_run(hive_shard *s, const shard_call *c, const shard_plan *plan, cudaStream_t stream,
                                 hive_status *own)
 {
     cudaStream_t x = s->exchange_stream;
+    int apply = c->kind == SHARD_APPLY, insert = c->kind == SHARD_INSERT;
     shard_array forward[3] = {{s->send_keys.data, s->recv_keys.data, s->width}};
     int forwarded = 1;
-    if (c->values_in && (c->kind == SHARD_INSERT || c->kind == SHARD_APPLY))
+    if (c->values_in && (insert || apply))
         forward[forwarded++] = (shard_array){s->send_values.data, s->recv_values.data, s->width};
-    if (c->kind == SHARD_APPLY)
+    if (apply)
         forward[forwarded++] = (shard_array){s->send_ops.data, s->recv_ops.data, 1};
     shard_array backward[2] = {{s->back_flags.data, s->recv_flags.data, 1}};
     int returned = 1;
-    if ((c->kind == SHARD_FIND && c->values_out) || (c->kind == SHARD_APPLY && c->values_in))
+    if ((c->kind == SHARD_FIND && c->values_out) || (apply && c->values_in))
         backward[returned++] = (shard_array){s->back_values.data, s->recv_values.data, s->width};
 
-    for (uint32_t chunk = 0; chunk < plan->chunks; chunk++) {
-        SHARD_TRY(record(s, EV_FORWARD(chunk, 0), x, c->name));
-        SHARD_TRY(shard_exchange(s, plan, forward, forwarded, 0, chunk, c->name));
-        SHARD_TRY(record(s, EV_FORWARD(chunk, 1), x, c->name));
-    }
-    *own = HIVE_SUCCESS;
-    for (uint32_t chunk = 0; chunk < plan->chunks; chunk++) {
-        SHARD_TRY(follow(s, EV_FORWARD(chunk, 1), stream, c->name));
-        SHARD_TRY(record(s, EV_LOCAL(chunk, 0), stream, c->name));
-        if (*own == HIVE_SUCCESS)
-            *own = run_owner(s, c, plan, chunk, stream);
-        SHARD_TRY(record(s, EV_LOCAL(chunk, 1), stream, c->name));
-        SHARD_TRY(follow(s, EV_LOCAL(chunk, 1), x, c->name));
-        SHARD_TRY(record(s, EV_BACK(chunk, 0), x, c->name));
-        SHARD_TRY(shard_exchange(s, plan, backward, returned, 1, chunk, c->name));
-        SHARD_TRY(record(s, EV_BACK(chunk, 1), x, c->name));
-    }
-    return follow(s, EV_BACK(plan->chunks - 1, 1), stream, c->name);
+    SHARD_TRY(record(s, EV_FORWARD, x, c->name));
+    SHARD_TRY(shard_exchange(s, plan, forward, forwarded, 0, c->name));
+    SHARD_TRY(record(s, EV_FORWARDED, x, c->name));
+
+    uint64_t first = plan->send_offset[plan->self];
+    shard_region kept = {shard_plan_kept(plan), entry(s->send_keys.data, first, s->width),
+                         entry(insert ? s->send_values.data : s->back_values.data, first, s->width),
+                         (uint8_t *)s->send_ops.data + first, (uint8_t *)s->back_flags.data + first};
+    /* An apply reads and writes one values array: its own keys' values go
+     * where the gather reads results, and are updated there. */
+    if (apply && c->values_in && kept.n > 0)
+        SHARD_TRY(shard_cuda(cudaMemcpyAsync(kept.values, entry(s->send_values.data, first, s->width),
+                                             kept.n * s->width, cudaMemcpyDeviceToDevice, stream),
+                             c->name, "copy of this rank's own values"));
+    SHARD_TRY(record(s, EV_KEPT, stream, c->name));
+    *own = run_owner(s, c, &kept, stream);
+    SHARD_TRY(record(s, EV_KEPT_DONE, stream, c->name));
+
+    SHARD_TRY(follow(s, EV_FORWARDED, stream, c->name));
+    SHARD_TRY(record(s, EV_ARRIVED, stream, c->name));
+    shard_region arrived = {plan->received_total, s->recv_keys.data, s->recv_values.data, s->recv_ops.data,
+                            s->recv_flags.data};
+    /* A failed rank still exchanges (its peers are waiting), and says so at
+     * the end. */
+    if (*own == HIVE_SUCCESS)
+        *own = run_owner(s, c, &arrived, stream);
+    SHARD_TRY(record(s, EV_ARRIVED_DONE, stream, c->name));
+
+    SHARD_TRY(follow(s, EV_ARRIVED_DONE, x, c->name));
+    SHARD_TRY(record(s, EV_BACK, x, c->name));
+    SHARD_TRY(shard_exchange(s, plan, backward, returned, 1, c->name));
+    SHARD_TRY(record(s, EV_BACK_DONE, x, c->name));
+    return follow(s, EV_BACK_DONE, stream, c->name);
 }
 
 /* Step 4 and the call's status. */
@@ -353,10 +373,7 @@ static hive_status run_call_on_device(hive_shard *s, const shard_call *c, cudaSt
                           "the ranks made different calls (or passed different combine modes) together");
 
     shard_plan plan = {.ranks = s->ranks,
-                       .chunks = (c->kind == SHARD_FIND || c->kind == SHARD_CONTAINS) &&
-                                         h[SHARD_META_MAX_N] >= SHARD_PIPELINE_MIN_KEYS
-                                     ? SHARD_FIND_CHUNKS
-                                     : 1,
+                       .self = s->rank,
                        .send_count = h + SHARD_META_COUNTS,
                        .recv_count = h + SHARD_META_COUNTS + s->ranks,
                        .send_offset = s->send_offset,

@@ -17,19 +17,18 @@ extern "C" {
 enum {
     /* Max-reduced over the ranks in one NCCL call: words 0 .. SHARD_META_MAXED-1. */
     SHARD_META_STATUS = 0,   /* the call's status word */
-    SHARD_META_MAX_N = 1,    /* n */
-    SHARD_META_CAP_GAP = 2,  /* 2^64-1 - receive capacity (its max: the least capacity) */
-    SHARD_META_CALL = 3,     /* which call, and its combine mode */
-    SHARD_META_CALL_GAP = 4, /* 2^64-1 - that (equal ranks: CALL + CALL_GAP == 2^64-1 after both maxima) */
-    SHARD_META_MAXED = 5,
-    SHARD_META_SUM_N = 5,        /* n, summed over the ranks */
-    SHARD_META_RESERVED = 6,     /* this rank's reserved keys (find, contains) */
-    SHARD_META_AGREE = 7,        /* status after growing receive buffers, max-reduced */
-    SHARD_META_FINAL = 8,        /* status after the owners' batches, max-reduced */
-    SHARD_META_NONE = 9,         /* results HIVE_RESULT_NONE written back */
-    SHARD_META_REJ_RESERVED = 10, /* results REJECTED_RESERVED */
-    SHARD_META_REJ_FULL = 11,    /* results REJECTED_FULL */
-    SHARD_META_COUNTS = 12       /* then send counts, receive counts, cursors: ranks words each */
+    SHARD_META_CAP_GAP = 1,  /* 2^64-1 - receive capacity (its max: the least capacity) */
+    SHARD_META_CALL = 2,     /* which call, and its combine mode */
+    SHARD_META_CALL_GAP = 3, /* 2^64-1 - that (equal ranks: CALL + CALL_GAP == 2^64-1 after both maxima) */
+    SHARD_META_MAXED = 4,
+    SHARD_META_SUM_N = 4,        /* n, summed over the ranks */
+    SHARD_META_RESERVED = 5,     /* this rank's reserved keys (find, contains) */
+    SHARD_META_AGREE = 6,        /* status after growing receive buffers, max-reduced */
+    SHARD_META_FINAL = 7,        /* status after the owners' batches, max-reduced */
+    SHARD_META_NONE = 8,         /* results HIVE_RESULT_NONE written back */
+    SHARD_META_REJ_RESERVED = 9, /* results REJECTED_RESERVED */
+    SHARD_META_REJ_FULL = 10,    /* results REJECTED_FULL */
+    SHARD_META_COUNTS = 11       /* then send counts, receive counts, cursors: ranks words each */
 };
 
 /* Status words order failures by status code, then rank: code << 32 | rank. */

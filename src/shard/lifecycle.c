@@ -40,8 +40,13 @@ static uint64_t table_kind(const hive_config *config)
 /* Allocates what a shard holds besides its table. */
 static hive_status allocate(hive_shard *s)
 {
-    SHARD_TRY(shard_cuda(cudaStreamCreateWithFlags(&s->exchange_stream, cudaStreamNonBlocking), create_call,
-                         "cudaStreamCreate"));
+    /* The exchanges are on every call's critical path: the highest priority
+     * lets their NCCL blocks onto the SMs ahead of the lookups they overlap. */
+    int least = 0, greatest = 0;
+    SHARD_TRY(shard_cuda(cudaDeviceGetStreamPriorityRange(&least, &greatest), create_call,
+                         "cudaDeviceGetStreamPriorityRange"));
+    SHARD_TRY(shard_cuda(cudaStreamCreateWithPriority(&s->exchange_stream, cudaStreamNonBlocking, greatest),
+                         create_call, "cudaStreamCreate"));
     for (int e = 0; e < SHARD_EVENTS; e++)
         SHARD_TRY(shard_cuda(cudaEventCreate(&s->events[e]), create_call, "cudaEventCreate"));
     s->meta_words = SHARD_META_COUNTS + 3 * (size_t)s->ranks;
@@ -51,7 +56,7 @@ static hive_status allocate(hive_shard *s)
     SHARD_TRY(shard_cuda(cudaMalloc((void **)&s->async_status, sizeof(hive_async_status)), create_call,
                          "lookup status"));
     s->send_offset = calloc(s->ranks, sizeof(uint64_t));
-    s->recv_offset = calloc((size_t)s->ranks * SHARD_MAX_CHUNKS, sizeof(uint64_t));
+    s->recv_offset = calloc(s->ranks, sizeof(uint64_t));
     if (s->send_offset == NULL || s->recv_offset == NULL)
         return shard_fail(HIVE_ERROR_OUT_OF_MEMORY, create_call, "plan arrays for %u ranks", s->ranks);
     return HIVE_SUCCESS;

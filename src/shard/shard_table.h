@@ -9,10 +9,10 @@
 #include "hive/shard.h"
 #include "plan.h"
 
-/* Events a call records: start, routed, counts known, gathered, end; and per chunk
- * the forward exchange, the owner's batch and the backward exchange (a
- * begin and an end each). */
-#define SHARD_EVENTS (5 + 6 * (int)SHARD_MAX_CHUNKS)
+/* Events a call records (api.c): start, routed, counts known, gathered,
+ * end, and a begin and an end of the forward exchange, the owner's batch on
+ * its own keys and on the others', and the backward exchange. */
+#define SHARD_EVENTS 13
 
 /* A device buffer that grows to the largest batch seen. */
 typedef struct shard_buffer {
@@ -33,8 +33,8 @@ struct hive_shard {
     unsigned long long *meta; /* device words (kernels.h: SHARD_META_*) */
     uint64_t *meta_host;      /* pinned mirror */
     size_t meta_words;
-    uint64_t *send_offset;    /* plan arrays (ranks, chunks * ranks) */
-    uint64_t *recv_offset;
+    uint64_t *send_offset;    /* plan arrays */
+    uint64_t *recv_offset;    /* (ranks) */
     hive_async_status *async_status; /* device: the owner's asynchronous finds' status */
     /* Send side, one entry per key of this rank's batch. */
     uint64_t send_capacity;
@@ -59,11 +59,10 @@ typedef struct shard_array {
     size_t width;
 } shard_array;
 
-/* Moves chunk `chunk` of each array from the send side to the owners
- * (forward) or from the receive side back to the senders (backward), on the
- * exchange stream: this rank's own piece by a device copy, the others by one
- * NCCL group of sends and receives. */
+/* Moves each array from the send side to the owners (forward) or from the
+ * receive side back to the senders (backward), on the exchange stream: one
+ * NCCL group of sends and receives with every other rank. */
 hive_status shard_exchange(hive_shard *s, const shard_plan *plan, const shard_array *arrays, int count,
-                           int backward, uint32_t chunk, const char *call);
+                           int backward, const char *call);
 
 #endif

@@ -31,7 +31,7 @@
 #define POOL 65536u
 #define ROUNDS 24
 #define LARGE_INSERT_ROUND 17 /* grows every table in one call */
-#define LARGE_FIND_ROUND 19   /* large enough for the find's pipelined chunks */
+#define LARGE_FIND_ROUND 19   /* a find of 2 M keys a rank, beside the small ones */
 #define LARGE_BATCH ((1u << 21) + 5)
 
 typedef enum { OP_INSERT, OP_FIND, OP_CONTAINS, OP_ERASE, OP_APPLY, OP_COUNT } op_kind;

@@ -24,7 +24,8 @@ __device__ __forceinline__ int shard_key_reserved(uint64_t key, int kv64)
     return kv64 ? key >= HIVE_KV64_RESERVED_MIN : key >= HIVE_KV32_RESERVED_MIN;
 }
 
-/* Per-block histogram in shared memory, then one atomic per owner a block. */
+/* Per-block histogram in shared memory, then one global atomic per owner a
+ * block. */
 __global__ void shard_count_kernel(const void *keys, int kv64, uint32_t n, uint32_t ranks, uint32_t rank,
                                    int count_reserved, const uint8_t *ops, int values_absent,
                                    unsigned long long *meta)
@@ -34,9 +35,20 @@ __global__ void shard_count_kernel(const void *keys, int kv64, uint32_t n, uint3
         histogram[r] = 0;
     __syncthreads();
     unsigned int reserved = 0, inserting = 0;
-    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x) {
+    unsigned lane = threadIdx.x & 31u;
+    for (uint64_t base = (uint64_t)blockIdx.x * blockDim.x; base < n; base += (uint64_t)gridDim.x * blockDim.x) {
+        uint64_t i = base + threadIdx.x;
+        int valid = i < n;
+        unsigned mask = __ballot_sync(0xffffffffu, valid);
+        if (!valid)
+            continue;
         uint64_t key = shard_key_at(keys, kv64, i);
-        atomicAdd(&histogram[shard_route(key, ranks)], 1u);
+        uint32_t owner = shard_route(key, ranks);
+        /* One shared atomic for the lanes with one owner: with few ranks,
+         * most of a block's keys share an owner and its counter. */
+        unsigned group = __match_any_sync(mask, owner);
+        if (lane == __ffs(group) - 1)
+            atomicAdd(&histogram[owner], (unsigned)__popc(group));
         reserved += count_reserved && shard_key_reserved(key, kv64);
         if (ops != NULL && values_absent)
             inserting += ops[i] == HIVE_OP_INSERT || ops[i] == HIVE_OP_UPSERT;

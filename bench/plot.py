@@ -7,7 +7,8 @@ Every folder under DIR that holds hive-bench CSVs (<workload>_<backend>_kv<bits>
 gets <workload>.png next to them, one line or bar group per backend and key width,
 drawn like the papers' figures: balanced (Hive Figs. 6-7), mixed (Fig. 8), steps
 (Fig. 9), loadsweep (WarpSpeed Fig. 6.1), aging (Fig. 6.2), scaling (Fig. 6.4), probes
-(WarpSpeed Table 5.1, as lines over the load), caching, and bar charts for limits,
+(WarpSpeed Table 5.1, as lines over the load), caching, shard (weak and strong scaling
+over GPUs), and bar charts for limits,
 ycsb, resize, adversarial, sptc and cpu-compare.  A CSV of `--design all` draws one
 line or bar group per design as well (the `design` column; files from before it
 name the double design in the geometry column).
@@ -279,6 +280,31 @@ def plot_cpu_compare(plt, rows, out):
     return bars_of_ops(plt, rows, ops, "hive CPU backend vs GLib GHashTable and ck_ht")
 
 
+def plot_shard(plt, rows, out):
+    """Weak and strong scaling of the sharded table over GPUs, the one-GPU
+    table without the shard layer as a dashed line."""
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.5))
+    for ax, mode in zip(axes, ["weak", "strong"]):
+        for (label,), group in by(rows, "label").items():
+            for phase in ["find", "find-absent", "insert"]:
+                pts = sorted((r["x"], r["gops"]) for r in group
+                             if r["op"] == "%s-%s" % (mode, phase) and finite(r["gops"]))
+                if not pts:
+                    continue
+                line = ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", ms=3,
+                               label="%s %s" % (label, phase))
+                plain = [r["gops"] for r in group if r["op"] == "plain-" + phase and finite(r["gops"])]
+                if plain and mode == "weak":
+                    ax.axhline(plain[0], ls="--", lw=0.8, color=line[0].get_color())
+        ax.set_title("%s scaling (dashed: one GPU, no shard layer)" % mode)
+        ax.set_xlabel("GPUs")
+        ax.set_ylabel("B keys/s, all GPUs")
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize=6)
+    fig.suptitle("sharded table (libhive_shard, NCCL): keys per second over all GPUs")
+    return fig
+
+
 def plot_probes(plt, rows, out):
     fig, axes = plt.subplots(1, 3, figsize=(16, 4.5))
     for ax, unit in zip(axes, ["buckets", "sectors", "lines128"]):
@@ -348,6 +374,7 @@ PLOTS = {
     "steps": plot_steps,
     "adversarial": plot_adversarial,
     "cpu-compare": plot_cpu_compare,
+    "shard": plot_shard,
     "probes": plot_probes,
     "caching": plot_caching,
     "sptc": plot_sptc,

@@ -629,6 +629,16 @@ HIVE_API hive_status hive_cache_load_fd(hive_cache *cache, int fd, uint64_t *cou
  * key repeated in one upsert takes the value of its last occurrence, as if
  * the keys were applied in order.
  *
+ * Errors.  A call that fails part way returns the first error, having
+ * applied the steps before the failing one (and, for an upsert, the values
+ * of the failing step's keys that were already hot); the invariant holds
+ * all the same.  Before keys enter the hot tier the cold tier is grown for
+ * everything they may displace, and an out-of-memory failure there moves
+ * nothing.  An entry is lost only if the cold table cannot place it even
+ * then (at its largest size, or out of memory while growing for crowded
+ * buckets), and the call returns that status; a CUDA error of the hot tier
+ * leaves it as a failed cache call does.
+ *
  * Concurrency.  Calls on one handle are serialised by a lock of the handle
  * (each call runs alone); each tier runs its own threads (the CPU workers)
  * or kernels inside a call.  `stream` orders the hot tier's work on a CUDA

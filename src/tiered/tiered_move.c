@@ -44,9 +44,9 @@ hive_status hive_tiered_admit(hive_tiered *t, uint64_t m, hive_stream stream, co
     if (evicted != 0) {
         s = hive_insert(t->cold, evicted, t->s_evicted, t->s_evicted_values, HIVE_COMBINE_ASSIGN,
                         t->c_flags, NULL);
-        if (s != HIVE_SUCCESS)
-            return hive_fail(s == HIVE_ERROR_TABLE_FULL ? HIVE_ERROR_INTERNAL : s, call,
-                             "the write-back of %llu entries to the cold tier failed: %s",
+        if (s != HIVE_SUCCESS) /* only past the reservation: crowded buckets that could not grow */
+            return hive_fail(s, call, "the write-back of %llu entries to the cold tier failed (%s): "
+                             "entries that found no room are lost",
                              (unsigned long long)evicted, hive_status_string(s));
         t->stats.written_back += evicted;
     }

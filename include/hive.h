@@ -667,7 +667,7 @@ typedef struct hive_tiered_config {
     hive_tiered_promote promote; /* default HIVE_TIERED_PROMOTE_ON_FIND */
     uint32_t batch;              /* keys per step, which sizes the buffers: 49 bytes a key of
                                     the hot tier's staging memory (mapped pinned host memory for
-                                    a CUDA hot tier) and 45 to 77 of host memory; default 2^18,
+                                    a CUDA hot tier) and about 70 of host memory; default 2^18,
                                     at most 2^28 */
     uint32_t threads;            /* CPU worker threads of both tiers; 0 = one per online core */
 } hive_tiered_config;

@@ -1,17 +1,7 @@
 /* tiered_api.c — every hive_tiered_* entry point: check the handle and the
  * arguments, take the handle's lock, and run the call step by step (at most
- * config.batch keys a step) over the two tiers' public calls.  Keys move
- * between the tiers only in tiered_move.c; this file decides which keys do:
- *
- *   upsert  unique keys (tiered_dedup.c) -> hot assign (present keys take
- *           their value there) -> the rest enter the hot tier (admit)
- *   find    hot find_missed -> the misses in the cold tier -> the cold hits,
- *           made unique, enter the hot tier (admit) unless PROMOTE_NEVER
- *   erase   hot erase -> the keys it did not find, in the cold tier
- *
- * Each relies on the invariant that a key is in one tier only: a key the hot
- * tier has is in no cold copy to update or erase, and one it lacks is
- * wholly the cold tier's. */
+ * config.batch keys a step: tiered_find.c, tiered_write.c).  The handle's
+ * tiers, buffers and worker pool are made and freed here. */
 #include <sched.h>
 #include <string.h>
 
@@ -23,19 +13,19 @@
 /* Larger batches are surely a mistake (the dictionary's bound). */
 #define MAX_CALL_KEYS (1ull << 40)
 
-static int reserved(uint64_t key) { return key >= HIVE_KV64_RESERVED_MIN; }
-
 /* ---------------------------------------------------------------- handle */
 
 static void free_buffers(hive_tiered *t)
 {
     if (t->hot != NULL) {
-        void *staged[] = {t->s_keys,    t->s_values,           t->s_missed, t->s_missed_at,
+        void *staged[] = {t->s_keys,    t->s_values,           t->s_keys2, t->s_values2,
                           t->s_evicted, t->s_evicted_values, t->s_flags};
         for (size_t i = 0; i < sizeof staged / sizeof staged[0]; i++)
             t->hot->ops->free_io(t->hot->impl, staged[i]);
     }
     hive_host_free(t->at);
+    hive_host_free(t->at2);
+    hive_host_free(t->offsets);
     hive_host_free(t->c_values);
     hive_host_free(t->c_flags);
     hive_tiered_dedup_free(&t->dedup);
@@ -48,17 +38,19 @@ static hive_status alloc_buffers(hive_tiered *t)
     const hive_cache *h = t->hot;
     t->s_keys = h->ops->alloc_io(h->impl, w);
     t->s_values = h->ops->alloc_io(h->impl, w);
-    t->s_missed = h->ops->alloc_io(h->impl, w);
-    t->s_missed_at = h->ops->alloc_io(h->impl, w);
+    t->s_keys2 = h->ops->alloc_io(h->impl, w);
+    t->s_values2 = h->ops->alloc_io(h->impl, w);
     t->s_evicted = h->ops->alloc_io(h->impl, w);
     t->s_evicted_values = h->ops->alloc_io(h->impl, w);
     t->s_flags = h->ops->alloc_io(h->impl, n);
     t->at = hive_host_calloc(n, sizeof *t->at);
+    t->at2 = hive_host_calloc(n, sizeof *t->at2);
+    t->offsets = hive_host_calloc(n / HIVE_TIERED_BLOCK + 1, sizeof *t->offsets);
     t->c_values = hive_host_calloc(n, sizeof *t->c_values);
     t->c_flags = hive_host_calloc(n, 1);
-    if (t->s_keys == NULL || t->s_values == NULL || t->s_missed == NULL || t->s_missed_at == NULL ||
+    if (t->s_keys == NULL || t->s_values == NULL || t->s_keys2 == NULL || t->s_values2 == NULL ||
         t->s_evicted == NULL || t->s_evicted_values == NULL || t->s_flags == NULL || t->at == NULL ||
-        t->c_values == NULL || t->c_flags == NULL)
+        t->at2 == NULL || t->offsets == NULL || t->c_values == NULL || t->c_flags == NULL)
         return hive_fail(HIVE_ERROR_OUT_OF_MEMORY, call,
                          "no memory for the staging buffers of %zu keys (config.batch)", n);
     return hive_tiered_dedup_init(&t->dedup, t->config.batch);
@@ -91,12 +83,14 @@ static hive_status open_tiers(hive_tiered *t)
     HIVE_TRY(hive_create(&cc, &t->cold));
     HIVE_TRY(hive_get_config(t->cold, &cc));
     t->config.threads = cc.threads;
-    return HIVE_SUCCESS;
+    /* The host loops share the workers of the tiers' thread count. */
+    return hive_cpu_pool_acquire(cc.threads - 1, "hive_tiered_create", &t->pool);
 }
 
 static void close_tiers(hive_tiered *t)
 {
     free_buffers(t);
+    hive_cpu_pool_release(t->pool);
     if (t->hot != NULL)
         hive_cache_destroy(t->hot);
     if (t->cold != NULL)
@@ -217,34 +211,7 @@ static hive_status reserved_status(uint64_t count, const char *call)
                      (unsigned long long)count);
 }
 
-/* ---------------------------------------------------------------- upsert */
-
-static hive_status upsert_step(hive_tiered *t, uint64_t n, const uint64_t *keys, const uint64_t *values,
-                               uint64_t *skipped, hive_stream stream, const char *call)
-{
-    uint64_t u = 0;
-    hive_tiered_dedup_begin(&t->dedup);
-    for (uint64_t i = 0; i < n; i++) {
-        if (reserved(keys[i]))
-            ++*skipped;
-        else
-            hive_tiered_dedup_add(&t->dedup, keys[i], values[i], t->s_keys, t->s_values, &u);
-    }
-    if (u == 0)
-        return HIVE_SUCCESS;
-    /* Keys already hot take their value there; the hot tier then has none of
-     * the rest, which is what admit requires. */
-    HIVE_TRY(hive_cache_assign(t->hot, u, t->s_keys, t->s_values, NULL, t->s_flags, stream));
-    uint64_t m = 0;
-    for (uint64_t i = 0; i < u; i++) {
-        if (!t->s_flags[i]) {
-            t->s_keys[m] = t->s_keys[i];
-            t->s_values[m] = t->s_values[i];
-            m++;
-        }
-    }
-    return hive_tiered_admit(t, m, stream, call);
-}
+/* ---------------------------------------------------------------- bulk calls */
 
 static hive_status upsert_locked(hive_tiered *t, uint64_t n, const uint64_t *keys, const uint64_t *values,
                                  hive_stream stream)
@@ -258,7 +225,7 @@ static hive_status upsert_locked(hive_tiered *t, uint64_t n, const uint64_t *key
     uint64_t skipped = 0;
     for (uint64_t at = 0; at < n; at += t->config.batch) {
         uint64_t step = n - at < t->config.batch ? n - at : t->config.batch;
-        HIVE_TRY(upsert_step(t, step, keys + at, values + at, &skipped, stream, call));
+        HIVE_TRY(hive_tiered_upsert_step(t, step, keys + at, values + at, &skipped, stream, call));
     }
     return reserved_status(skipped, call);
 }
@@ -267,77 +234,6 @@ hive_status hive_tiered_upsert(hive_tiered *tiered, uint64_t n, const uint64_t *
                                const uint64_t *values, hive_stream stream)
 {
     TIERED_CALL(tiered, "hive_tiered_upsert", upsert_locked(tiered, n, keys, values, stream));
-}
-
-/* ---------------------------------------------------------------- find */
-
-/* The cold tier's hits of a step, made unique, enter the hot tier.  The
- * staging arrays are free again once the hot and cold results are out. */
-static hive_status promote(hive_tiered *t, uint64_t missed, hive_stream stream, const char *call)
-{
-    uint64_t m = 0;
-    hive_tiered_dedup_begin(&t->dedup);
-    for (uint64_t k = 0; k < missed; k++)
-        if (t->c_flags[k])
-            hive_tiered_dedup_add(&t->dedup, t->s_missed[k], t->c_values[k], t->s_keys, t->s_values, &m);
-    HIVE_TRY(hive_tiered_admit(t, m, stream, call));
-    t->stats.promoted += m;
-    return HIVE_SUCCESS;
-}
-
-static hive_status find_step(hive_tiered *t, uint64_t n, const uint64_t *keys, uint64_t *values,
-                             uint8_t *found, uint64_t *skipped, hive_stream stream, const char *call)
-{
-    /* Staged: the step's unreserved keys, t->at[j] being key j's position. */
-    uint64_t u = 0;
-    for (uint64_t i = 0; i < n; i++) {
-        if (reserved(keys[i])) {
-            ++*skipped;
-            if (found != NULL)
-                found[i] = 0;
-            continue;
-        }
-        t->s_keys[u] = keys[i];
-        t->at[u++] = (uint32_t)i;
-    }
-    if (u == 0)
-        return HIVE_SUCCESS;
-    uint64_t missed = 0;
-    HIVE_TRY(hive_cache_find_missed(t->hot, u, t->s_keys, t->s_values, NULL, t->s_missed, t->s_missed_at,
-                                    &missed, stream));
-    /* s_flags[j]: key j was a hot hit. */
-    memset(t->s_flags, 1, u);
-    for (uint64_t k = 0; k < missed; k++)
-        t->s_flags[t->s_missed_at[k]] = 0;
-    for (uint64_t j = 0; j < u; j++) {
-        if (!t->s_flags[j])
-            continue;
-        if (values != NULL)
-            values[t->at[j]] = t->s_values[j];
-        if (found != NULL)
-            found[t->at[j]] = 1;
-    }
-    t->stats.hot_hits += u - missed;
-    if (missed == 0)
-        return HIVE_SUCCESS;
-
-    HIVE_TRY(hive_find(t->cold, missed, t->s_missed, t->c_values, t->c_flags, NULL));
-    uint64_t cold_hits = 0;
-    for (uint64_t k = 0; k < missed; k++) {
-        uint32_t i = t->at[t->s_missed_at[k]];
-        if (t->c_flags[k]) {
-            cold_hits++;
-            if (values != NULL)
-                values[i] = t->c_values[k];
-        }
-        if (found != NULL)
-            found[i] = t->c_flags[k];
-    }
-    t->stats.cold_hits += cold_hits;
-    t->stats.misses += missed - cold_hits;
-    if (cold_hits == 0 || t->config.promote == HIVE_TIERED_PROMOTE_NEVER)
-        return HIVE_SUCCESS;
-    return promote(t, missed, stream, call);
 }
 
 static hive_status find_locked(hive_tiered *t, uint64_t n, const uint64_t *keys, uint64_t *values,
@@ -351,7 +247,7 @@ static hive_status find_locked(hive_tiered *t, uint64_t n, const uint64_t *keys,
     uint64_t skipped = 0;
     for (uint64_t at = 0; at < n; at += t->config.batch) {
         uint64_t step = n - at < t->config.batch ? n - at : t->config.batch;
-        HIVE_TRY(find_step(t, step, keys + at, values != NULL ? values + at : NULL,
+        HIVE_TRY(hive_tiered_find_step(t, step, keys + at, values != NULL ? values + at : NULL,
                            found != NULL ? found + at : NULL, &skipped, stream, call));
     }
     return reserved_status(skipped, call);
@@ -361,46 +257,6 @@ hive_status hive_tiered_find(hive_tiered *tiered, uint64_t n, const uint64_t *ke
                              uint8_t *found, hive_stream stream)
 {
     TIERED_CALL(tiered, "hive_tiered_find", find_locked(tiered, n, keys, values, found, stream));
-}
-
-/* ---------------------------------------------------------------- erase */
-
-static hive_status erase_step(hive_tiered *t, uint64_t n, const uint64_t *keys, uint8_t *results,
-                              uint64_t *skipped, hive_stream stream)
-{
-    uint64_t u = 0;
-    for (uint64_t i = 0; i < n; i++) {
-        if (reserved(keys[i])) {
-            ++*skipped;
-            if (results != NULL)
-                results[i] = HIVE_RESULT_REJECTED_RESERVED;
-            continue;
-        }
-        t->s_keys[u] = keys[i];
-        t->at[u++] = (uint32_t)i;
-    }
-    if (u == 0)
-        return HIVE_SUCCESS;
-    HIVE_TRY(hive_cache_erase(t->hot, u, t->s_keys, t->s_flags, stream));
-    /* The keys the hot tier did not have, compacted for the cold tier (a
-     * repeat of a key the hot tier erased is not there either: one tier). */
-    uint64_t c = 0;
-    for (uint64_t j = 0; j < u; j++) {
-        if (t->s_flags[j] == HIVE_RESULT_ERASED) {
-            if (results != NULL)
-                results[t->at[j]] = HIVE_RESULT_ERASED;
-            continue;
-        }
-        t->s_missed[c] = t->s_keys[j];
-        t->at[c++] = t->at[j];
-    }
-    if (c == 0)
-        return HIVE_SUCCESS;
-    HIVE_TRY(hive_erase(t->cold, c, t->s_missed, t->c_flags, NULL));
-    if (results != NULL)
-        for (uint64_t k = 0; k < c; k++)
-            results[t->at[k]] = t->c_flags[k];
-    return HIVE_SUCCESS;
 }
 
 static hive_status erase_locked(hive_tiered *t, uint64_t n, const uint64_t *keys, uint8_t *results,
@@ -414,7 +270,7 @@ static hive_status erase_locked(hive_tiered *t, uint64_t n, const uint64_t *keys
     uint64_t skipped = 0;
     for (uint64_t at = 0; at < n; at += t->config.batch) {
         uint64_t step = n - at < t->config.batch ? n - at : t->config.batch;
-        HIVE_TRY(erase_step(t, step, keys + at, results != NULL ? results + at : NULL, &skipped, stream));
+        HIVE_TRY(hive_tiered_erase_step(t, step, keys + at, results != NULL ? results + at : NULL, &skipped, stream));
     }
     return reserved_status(skipped, call);
 }

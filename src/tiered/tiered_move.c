@@ -22,7 +22,8 @@
 #include "base/check.h"
 #include "tiered/tiered.h"
 
-hive_status hive_tiered_admit(hive_tiered *t, uint64_t m, hive_stream stream, const char *call)
+hive_status hive_tiered_admit(hive_tiered *t, uint64_t m, const uint64_t *keys, const uint64_t *values,
+                              hive_stream stream, const char *call)
 {
     if (m == 0)
         return HIVE_SUCCESS;
@@ -34,13 +35,13 @@ hive_status hive_tiered_admit(hive_tiered *t, uint64_t m, hive_stream stream, co
                          (unsigned long long)(cold_size + m));
 
     uint64_t evicted = 0;
-    HIVE_TRY(hive_cache_insert_and_evict(t->hot, m, t->s_keys, t->s_values, NULL, t->s_evicted,
+    HIVE_TRY(hive_cache_insert_and_evict(t->hot, m, keys, values, NULL, t->s_evicted,
                                          t->s_evicted_values, NULL, &evicted, stream));
     if (evicted > m)
         return hive_fail(HIVE_ERROR_INTERNAL, call, "the hot tier evicted %llu entries for %llu new keys",
                          (unsigned long long)evicted, (unsigned long long)m);
     /* Results arrays are given so that neither call allocates (hive.h). */
-    HIVE_TRY(hive_erase(t->cold, m, t->s_keys, t->c_flags, NULL));
+    HIVE_TRY(hive_erase(t->cold, m, keys, t->c_flags, NULL));
     if (evicted != 0) {
         s = hive_insert(t->cold, evicted, t->s_evicted, t->s_evicted_values, HIVE_COMBINE_ASSIGN,
                         t->c_flags, NULL);

@@ -15,7 +15,15 @@
  * erased once however often it is repeated), sizes (size == oracle, hot +
  * cold == size: no key in both tiers; hot within capacity); every 20 calls
  * and at the end every key of the universe.  The 1% and 10% runs must have
- * written entries back to the cold tier, and with ON_FIND promoted some. */
+ * written entries back to the cold tier, and with ON_FIND promoted some.
+ *
+ * `large`: calls of 2^17 keys and more (times the scale), so that the
+ * host loops of a step (staging, deduplication, compaction) are shared out
+ * over the worker pool in many blocks: a whole universe upserted in one call
+ * with a fifth of it repeated at the end (the repeats' values win), finds of
+ * the universe and as many absent keys (most of them cold: promotion of
+ * tens of thousands of keys at once), Zipf upserts, an erase of a third,
+ * each checked against the oracle. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -176,6 +184,66 @@ static void run(const run_cfg *rc, uint64_t universe, uint64_t seed)
     tt_stream_free(&z);
 }
 
+static void large(uint64_t universe, uint64_t seed)
+{
+    ht_context("large, universe %llu, seed %llu", (unsigned long long)universe, (unsigned long long)seed);
+    hive_tiered_config c = tt_config(&T);
+    c.hot_capacity = universe / 10;
+    c.cold_capacity = 1024;
+    hive_tiered *t = tt_open(&T, &c);
+    ht_rng rng;
+    ht_rng_seed(&rng, seed);
+    ht_ref oracle;
+    ht_ref_init(&oracle);
+    uint64_t all_n = 2 * universe, n = universe + universe / 5;
+    uint64_t *all = malloc(all_n * sizeof *all), *keys = malloc(n * sizeof *keys);
+    uint64_t *values = malloc(n * sizeof *values);
+    uint8_t *flags = malloc(n);
+    for (uint64_t r = 0; r < universe; r++) {
+        all[r] = tt_key(r, 3);
+        all[universe + r] = tt_key(r, 4);
+    }
+    /* The universe, then a fifth of it again with other values. */
+    for (uint64_t i = 0; i < n; i++) {
+        keys[i] = all[i < universe ? i : ht_rng_below(&rng, universe)];
+        values[i] = ht_rng_next(&rng);
+        ht_ref_put(&oracle, keys[i], values[i]);
+    }
+    HT_CHECK_STATUS(hive_tiered_upsert(t, n, keys, values, NULL), HIVE_SUCCESS, "%s", "upsert of the universe");
+    tt_check_sizes(t, &oracle);
+    tt_check_all(t, &oracle, all, all_n, all_n);
+    tt_stream z;
+    tt_stream_init(&z, universe, 0.99);
+    uint64_t m = universe * 3 / 4;
+    for (uint64_t i = 0; i < m; i++) {
+        keys[i] = all[tt_stream_next(&z, &rng)];
+        values[i] = ht_rng_next(&rng);
+        ht_ref_put(&oracle, keys[i], values[i]);
+    }
+    HT_CHECK_STATUS(hive_tiered_upsert(t, m, keys, values, NULL), HIVE_SUCCESS, "%s", "Zipf upserts");
+    tt_check_sizes(t, &oracle);
+    check_find(t, &oracle, all, universe, values, flags);
+    for (uint64_t i = 0; i < universe / 3; i++)
+        keys[i] = all[ht_rng_below(&rng, all_n)];
+    check_erase(t, &oracle, keys, universe / 3, flags);
+    tt_check_sizes(t, &oracle);
+    tt_check_all(t, &oracle, all, all_n, all_n);
+    hive_tiered_stats s = tt_stats(t);
+    HT_CHECK(s.promoted > universe / 4, "promoted %llu of a universe of %llu", (unsigned long long)s.promoted,
+             (unsigned long long)universe);
+    printf("  %-40s hot %llu, cold %llu; hits hot %llu cold %llu, promoted %llu, written back %llu\n",
+           ht_context_text(), (unsigned long long)s.hot_size, (unsigned long long)s.cold_size,
+           (unsigned long long)s.hot_hits, (unsigned long long)s.cold_hits, (unsigned long long)s.promoted,
+           (unsigned long long)s.written_back);
+    tt_stream_free(&z);
+    tt_close(t);
+    free(all);
+    free(keys);
+    free(values);
+    free(flags);
+    ht_ref_free(&oracle);
+}
+
 int main(int argc, char **argv)
 {
     const char *usage = "<cpu|cuda> [--scale F] [--seed S]";
@@ -208,5 +276,7 @@ int main(int argc, char **argv)
                 run_cfg rc = {zipfs[zi], fractions[fi], promotes[pi], (zi + fi) % 2 ? 256u : 4096u};
                 run(&rc, universe, seed + (uint64_t)k);
             }
+    uint64_t big = (uint64_t)((double)(1u << 17) * scale);
+    large(big < 65536 ? 65536 : big, seed + 100);
     return ht_finish();
 }

@@ -248,7 +248,7 @@ static hive_status find_locked(hive_tiered *t, uint64_t n, const uint64_t *keys,
     for (uint64_t at = 0; at < n; at += t->config.batch) {
         uint64_t step = n - at < t->config.batch ? n - at : t->config.batch;
         HIVE_TRY(hive_tiered_find_step(t, step, keys + at, values != NULL ? values + at : NULL,
-                           found != NULL ? found + at : NULL, &skipped, stream, call));
+                                       found != NULL ? found + at : NULL, &skipped, stream, call));
     }
     return reserved_status(skipped, call);
 }
@@ -270,7 +270,8 @@ static hive_status erase_locked(hive_tiered *t, uint64_t n, const uint64_t *keys
     uint64_t skipped = 0;
     for (uint64_t at = 0; at < n; at += t->config.batch) {
         uint64_t step = n - at < t->config.batch ? n - at : t->config.batch;
-        HIVE_TRY(hive_tiered_erase_step(t, step, keys + at, results != NULL ? results + at : NULL, &skipped, stream));
+        HIVE_TRY(hive_tiered_erase_step(t, step, keys + at, results != NULL ? results + at : NULL, &skipped,
+                                        stream));
     }
     return reserved_status(skipped, call);
 }

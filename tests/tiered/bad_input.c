@@ -11,7 +11,8 @@
  * the reserved ones skipped (never stored, found 0 with the value entry
  * untouched, result REJECTED_RESERVED).  NULL values and found flags of a
  * find are allowed.  The resolved config (hot backend, capacity rounded to
- * whole buckets).  A handle that is not one. */
+ * whole buckets); AUTO resolves to a backend that works (the CPU without a
+ * GPU).  A handle that is not one. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,10 +57,33 @@ static void configs(void)
     b = c, b.threads = 5000;
     bad_config(b, "threads");
 
+    /* AUTO: a GPU hot tier where there is one, else a CPU one; resolved either way. */
+    hive_tiered_config a = c;
+    a.hot_backend = HIVE_BACKEND_AUTO;
+    a.hot_capacity = 64;
+    hive_tiered *auto_t = NULL;
+    HT_CHECK_STATUS(hive_tiered_create(&a, &auto_t), HIVE_SUCCESS, "%s", "AUTO hot backend");
+    if (auto_t != NULL) {
+        HT_MUST(hive_tiered_get_config(auto_t, &a));
+        HT_CHECK(a.hot_backend == HIVE_BACKEND_CPU || a.hot_backend == HIVE_BACKEND_CUDA,
+                 "AUTO resolved to %d", (int)a.hot_backend);
+        uint64_t k = 7, v = 70, out = 0;
+        uint8_t f = 0;
+        HT_MUST(hive_tiered_upsert(auto_t, 1, &k, &v, NULL));
+        HT_MUST(hive_tiered_find(auto_t, 1, &k, &out, &f, NULL));
+        HT_CHECK(f == 1 && out == 70, "AUTO table: found %u value %llu", f, (unsigned long long)out);
+        tt_close(auto_t);
+    }
+
     hive_tiered_config d;
     hive_tiered_config_init(&d);
     hive_tiered_config init = HIVE_TIERED_CONFIG_INIT;
-    HT_CHECK(memcmp(&d, &init, sizeof d) == 0, "%s", "hive_tiered_config_init differs from the macro");
+    /* Field by field: the padding of either is unspecified. */
+    HT_CHECK(d.struct_size == init.struct_size && d.version == init.version &&
+                 d.hot_backend == init.hot_backend && d.device == init.device &&
+                 d.hot_capacity == init.hot_capacity && d.cold_capacity == init.cold_capacity &&
+                 d.promote == init.promote && d.batch == init.batch && d.threads == init.threads,
+             "%s", "hive_tiered_config_init differs from the macro");
     hive_tiered_config_init(NULL);
 }
 

@@ -84,6 +84,7 @@
 #define BENCH_TIERED_ZIPF 0.99
 #define BENCH_TIERED_WARM 0.25
 #define BENCH_TIERED_OPS 1.0
+#define BENCH_TIERED_ONE_IN 8 /* the tiered8 target's promote_one_in */
 
 /* Fraction of free GPU memory (cudaMemGetInfo) the scaling workload may plan for. */
 #define BENCH_GPU_MEM_USE 0.85

@@ -670,12 +670,17 @@ typedef struct hive_tiered_config {
                                     a CUDA hot tier) and about 70 of host memory; default 2^18,
                                     at most 2^28 */
     uint32_t threads;            /* CPU worker threads of both tiers; 0 = one per online core */
+    uint32_t promote_one_in;     /* with PROMOTE_ON_FIND, a key found cold moves up with
+                                    probability 1 / promote_one_in, drawn afresh for each find
+                                    call (a key used often moves up soon; one used once rarely
+                                    displaces another, and each move costs the cold tier an erase
+                                    and a write-back); 1 = always; default 1 */
 } hive_tiered_config;
 
 #define HIVE_TIERED_CONFIG_INIT                                                        \
     {                                                                                  \
         (uint32_t)sizeof(hive_tiered_config), HIVE_TIERED_CONFIG_VERSION, HIVE_BACKEND_AUTO, 0, \
-            1048576u, 1048576u, HIVE_TIERED_PROMOTE_ON_FIND, 262144u, 0u                \
+            1048576u, 1048576u, HIVE_TIERED_PROMOTE_ON_FIND, 262144u, 0u, 1u            \
     }
 
 /* What HIVE_TIERED_CONFIG_INIT gives, as a function.  NULL is ignored. */

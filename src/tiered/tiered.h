@@ -107,6 +107,7 @@ struct hive_tiered {
     uint64_t *offsets;                /* (blocks of a step): compaction offsets */
     hive_tiered_dedup dedup;
     hive_tiered_stats stats;          /* the counters; sizes filled by hive_tiered_stats_get */
+    uint64_t finds;                   /* find steps so far: salts promote_one_in's draws */
     pthread_mutex_t lock;             /* serialises the calls (hive.h) */
     uint64_t calls;                   /* calls inside the API, for hive_tiered_destroy (atomic) */
 };

@@ -37,6 +37,7 @@ hive_status hive_tiered_config_resolve(const hive_tiered_config *c, hive_tiered_
                    "config.batch %u is outside 1..2^28", c->batch);
     HIVE_CHECK_ARG(c->threads <= MAX_THREADS, call, "config.threads %u is over %u", c->threads,
                    MAX_THREADS);
+    HIVE_CHECK_ARG(c->promote_one_in >= 1, call, "config.promote_one_in is 0 (1: every cold hit moves up)");
     *resolved = *c;
     return HIVE_SUCCESS;
 }

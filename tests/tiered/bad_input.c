@@ -56,6 +56,8 @@ static void configs(void)
     bad_config(b, "batch over 2^28");
     b = c, b.threads = 5000;
     bad_config(b, "threads");
+    b = c, b.promote_one_in = 0;
+    bad_config(b, "promote_one_in 0");
 
     /* AUTO: a GPU hot tier where there is one, else a CPU one; resolved either way. */
     hive_tiered_config a = c;
@@ -82,7 +84,8 @@ static void configs(void)
     HT_CHECK(d.struct_size == init.struct_size && d.version == init.version &&
                  d.hot_backend == init.hot_backend && d.device == init.device &&
                  d.hot_capacity == init.hot_capacity && d.cold_capacity == init.cold_capacity &&
-                 d.promote == init.promote && d.batch == init.batch && d.threads == init.threads,
+                 d.promote == init.promote && d.batch == init.batch && d.threads == init.threads &&
+                 d.promote_one_in == init.promote_one_in,
              "%s", "hive_tiered_config_init differs from the macro");
     hive_tiered_config_init(NULL);
 }

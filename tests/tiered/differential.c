@@ -4,7 +4,7 @@
  *
  * For each key stream (uniform, Zipf 0.99), hot tier size (1%, 10%, 100% of
  * a universe of U keys, U = 4096 times the scale) and promotion policy
- * (ON_FIND, NEVER), 300 calls drawn at random: upserts (repeats inside a
+ * (ON_FIND, ON_FIND one in 4, NEVER), 300 calls drawn at random: upserts (repeats inside a
  * batch included: the last occurrence wins), finds and erases of 1..600
  * keys from the stream, plus keys never inserted.  The staging batch is 256
  * keys in half the configurations, so that calls span several steps and a
@@ -40,6 +40,7 @@ typedef struct run_cfg {
     double zipf;
     double hot_fraction;
     hive_tiered_promote promote;
+    uint32_t one_in; /* promote_one_in */
     uint32_t batch;
 } run_cfg;
 
@@ -99,13 +100,14 @@ static void check_erase(hive_tiered *t, ht_ref *oracle, const uint64_t *keys, ui
 
 static void run(const run_cfg *rc, uint64_t universe, uint64_t seed)
 {
-    ht_context("%s, hot %.0f%%, promote %s, batch %u, seed %llu", rc->zipf ? "Zipf 0.99" : "uniform",
+    ht_context("%s, hot %.0f%%, promote %s 1/%u, batch %u, seed %llu", rc->zipf ? "Zipf 0.99" : "uniform",
                rc->hot_fraction * 100, rc->promote == HIVE_TIERED_PROMOTE_NEVER ? "never" : "on find",
-               rc->batch, (unsigned long long)seed);
+               rc->one_in, rc->batch, (unsigned long long)seed);
     hive_tiered_config c = tt_config(&T);
     c.hot_capacity = (uint64_t)((double)universe * rc->hot_fraction);
     c.cold_capacity = 1024;
     c.promote = rc->promote;
+    c.promote_one_in = rc->one_in;
     c.batch = rc->batch;
     hive_tiered *t = tt_open(&T, &c);
 
@@ -166,6 +168,9 @@ static void run(const run_cfg *rc, uint64_t universe, uint64_t seed)
         HT_CHECK(s.cold_size > 0, "%s", "the cold tier is empty with a hot tier smaller than the keys");
         if (rc->promote == HIVE_TIERED_PROMOTE_ON_FIND)
             HT_CHECK(s.promoted > 0, "%s", "no key was promoted");
+        if (rc->one_in > 1) /* about a quarter of the cold hits (fewer: repeats move once) */
+            HT_CHECK(s.promoted < s.cold_hits / 2, "promoted %llu of %llu cold hits, one in %u",
+                     (unsigned long long)s.promoted, (unsigned long long)s.cold_hits, rc->one_in);
     }
     if (rc->promote == HIVE_TIERED_PROMOTE_NEVER)
         HT_CHECK_EQ(s.promoted, 0, "%s", "keys promoted under PROMOTE_NEVER");
@@ -268,12 +273,14 @@ int main(int argc, char **argv)
              (unsigned long long)universe);
     ht_begin(name);
     const double zipfs[] = {0, 0.99}, fractions[] = {0.01, 0.10, 1.0};
-    const hive_tiered_promote promotes[] = {HIVE_TIERED_PROMOTE_ON_FIND, HIVE_TIERED_PROMOTE_NEVER};
+    const hive_tiered_promote promotes[] = {HIVE_TIERED_PROMOTE_ON_FIND, HIVE_TIERED_PROMOTE_ON_FIND,
+                                            HIVE_TIERED_PROMOTE_NEVER};
+    const uint32_t one_in[] = {1, 4, 1};
     int k = 0;
     for (int zi = 0; zi < 2; zi++)
         for (int fi = 0; fi < 3; fi++)
-            for (int pi = 0; pi < 2; pi++, k++) {
-                run_cfg rc = {zipfs[zi], fractions[fi], promotes[pi], (zi + fi) % 2 ? 256u : 4096u};
+            for (int pi = 0; pi < 3; pi++, k++) {
+                run_cfg rc = {zipfs[zi], fractions[fi], promotes[pi], one_in[pi], (zi + fi) % 2 ? 256u : 4096u};
                 run(&rc, universe, seed + (uint64_t)k);
             }
     uint64_t big = (uint64_t)((double)(1u << 17) * scale);

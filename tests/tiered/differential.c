@@ -4,7 +4,7 @@
  *
  * For each key stream (uniform, Zipf 0.99), hot tier size (1%, 10%, 100% of
  * a universe of U keys, U = 4096 times the scale) and promotion policy
- * (ON_FIND, ON_FIND one in 4, NEVER), 300 calls drawn at random: upserts (repeats inside a
+ * (ON_FIND, ON_FIND one in 4, NEVER), 240 calls drawn at random: upserts (repeats inside a
  * batch included: the last occurrence wins), finds and erases of 1..600
  * keys from the stream, plus keys never inserted.  The staging batch is 256
  * keys in half the configurations, so that calls span several steps and a
@@ -30,7 +30,7 @@
 
 #include "tiered_test.h"
 
-#define CALLS 300
+#define CALLS 240
 #define MAX_KEYS 600
 #define POISON 0x5A5A5A5A5A5A5A5Aull
 

@@ -77,6 +77,15 @@
 #define BENCH_SPTC_OUT_LF 0.8
 #define BENCH_SPTC_Y_LF 0.8
 
+/* tiered (the two-level table): the hot tier's share of the records; the
+ * Zipf constant; untimed warm-up and timed queries per point, as multiples
+ * of the records. */
+#define BENCH_TIERED_HOT 0.10
+#define BENCH_TIERED_ZIPF 0.99
+#define BENCH_TIERED_WARM 0.25
+#define BENCH_TIERED_OPS 1.0
+#define BENCH_TIERED_ONE_IN 8 /* the tiered8 target's promote_one_in */
+
 /* Fraction of free GPU memory (cudaMemGetInfo) the scaling workload may plan for. */
 #define BENCH_GPU_MEM_USE 0.85
 /* Fraction of physical memory the CPU scaling workload may plan for. */
@@ -110,6 +119,7 @@ typedef struct bench_defaults {
     uint64_t async_keys;                    /* async: keys in the table the batches look up */
     uint64_t shard_keys;                    /* shard: keys per GPU (weak scaling); 4x that in all
                                                (strong scaling) */
+    uint64_t tiered_records;                /* tiered: records (all loaded), batches of cache_batch */
 } bench_defaults;
 
 /* H100: tables well past the 50 MB L2 from 2^23 keys on (64 MB at KV32). */
@@ -135,7 +145,8 @@ static const bench_defaults BENCH_DEFAULTS_CUDA = {
     1ull << 23,        /* sptc: 2^23 nonzeros a tensor, ~2^25 products (sorted on the host
                           for the reference) */
     1ull << 24,        /* async: batches of 2^16..2^20 keys into a table of 2^24 */
-    1ull << 26};       /* shard: 2^26 keys a GPU, 2^28 in all for strong scaling */
+    1ull << 26,        /* shard: 2^26 keys a GPU, 2^28 in all for strong scaling */
+    1ull << 24};       /* tiered: 2^24 records, a hot tier of 2^24 / 10 */
 
 static const bench_defaults BENCH_DEFAULTS_CUDA_QUICK = {
     "cuda-quick", 22, 24, 1, {0.95, 0.0}, 22, 24,
@@ -152,6 +163,7 @@ static const bench_defaults BENCH_DEFAULTS_CUDA_QUICK = {
     1ull << 22,
     1ull << 20, 1ull << 16, /* caching: host work between batches, kept to seconds */
     1ull << 20,
+    1ull << 22,
     1ull << 22,
     1ull << 22};
 
@@ -172,6 +184,7 @@ static const bench_defaults BENCH_DEFAULTS_CPU = {
     1ull << 20, 1ull << 16,
     1ull << 20,
     1ull << 22,
+    1ull << 20,
     1ull << 20};
 
 static const bench_defaults BENCH_DEFAULTS_CPU_QUICK = {
@@ -190,6 +203,7 @@ static const bench_defaults BENCH_DEFAULTS_CPU_QUICK = {
     1ull << 16, 1ull << 12,
     1ull << 16,
     1ull << 20,
-    1ull << 22};
+    1ull << 22,
+    1ull << 17};
 
 #endif

@@ -46,6 +46,7 @@ static const workload workloads[] = {
 #ifdef BENCH_WITH_SHARD
     {"shard", wl_shard, 0, 0, "the table sharded over 1, 2, 4.. GPUs (NCCL): weak and strong scaling"},
 #endif
+    {"tiered", wl_tiered, 1, 0, "two-level table (hot cache + cold CPU table) vs CPU and GPU tables"},
 };
 #define NWORKLOADS (sizeof workloads / sizeof workloads[0])
 

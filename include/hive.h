@@ -592,6 +592,144 @@ HIVE_API hive_status hive_cache_load(hive_cache *cache, hive_cache_read_fn read,
 HIVE_API hive_status hive_cache_save_fd(hive_cache *cache, int fd, uint64_t *count);
 HIVE_API hive_status hive_cache_load_fd(hive_cache *cache, int fd, uint64_t *count);
 
+
+/* ================================================================ the two-level table
+ *
+ * A dictionary of 64-bit keys and 64-bit values in two tiers behind one
+ * handle (docs/tiered.md): a hot tier, a cache table (above) of
+ * `hot_capacity` entries, on the GPU when there is one, and a cold tier, a
+ * CPU dictionary of unbounded size (HIVE_KV64) in host memory.  The hot tier
+ * holds the keys used last (LRU); the cold tier holds every other key.
+ *
+ *   - upsert writes every key to the hot tier; a key that was not there
+ *     takes the room of the hot tier's least recently used entry of its
+ *     bucket, which is written back to the cold tier;
+ *   - find looks in the hot tier first, and the keys it misses in the cold
+ *     tier; with HIVE_TIERED_PROMOTE_ON_FIND a key found cold moves to the
+ *     hot tier (the entry it displaces moves down);
+ *   - erase removes a key from the tier that holds it.
+ *
+ * Invariant: every key lives in exactly one tier, with its latest value.  No
+ * call loses a key between the tiers: an entry leaves the hot tier only
+ * through insert_and_evict, whose evicted entries are all written to the
+ * cold tier in the same call, and the cold tier is grown for them before any
+ * leaves, so that the write-back cannot run out of room.
+ *
+ * Memory.  Every array is ordinary host memory (for either hot backend):
+ * the cold tier is on the host, and the calls stage keys and values for the
+ * hot tier in buffers of their own (mapped pinned host memory for a CUDA hot
+ * tier).  Values are 8 bytes (uint64_t); wider values are not supported.
+ *
+ * Keys are those of HIVE_KV64: HIVE_KV64_RESERVED_MIN and up are reserved; a
+ * call skips them (find: found 0, value untouched; erase: result
+ * REJECTED_RESERVED), does every other key, and returns
+ * HIVE_ERROR_RESERVED_KEY.
+ *
+ * Batches.  A call works through its keys in steps of config.batch keys; a
+ * key repeated in one upsert takes the value of its last occurrence, as if
+ * the keys were applied in order.
+ *
+ * Errors.  A call that fails part way returns the first error, having
+ * applied the steps before the failing one (and, for an upsert, the values
+ * of the failing step's keys that were already hot); the invariant holds
+ * all the same.  Before keys enter the hot tier the cold tier is grown for
+ * everything they may displace, and an out-of-memory failure there moves
+ * nothing.  An entry is lost only if the cold table cannot place it even
+ * then (at its largest size, or out of memory while growing for crowded
+ * buckets), and the call returns that status; a CUDA error of the hot tier
+ * leaves it as a failed cache call does.
+ *
+ * Concurrency.  Calls on one handle are serialised by a lock of the handle
+ * (each call runs alone); each tier runs its own threads (the CPU workers)
+ * or kernels inside a call.  `stream` orders the hot tier's work on a CUDA
+ * hot tier (NULL: the default stream); every call returns once done.  Calls
+ * that begin while the handle is destroyed return INVALID_ARGUMENT, as for
+ * tables. */
+
+/* When a find moves a key from the cold tier to the hot one. */
+typedef enum hive_tiered_promote {
+    HIVE_TIERED_PROMOTE_ON_FIND = 0, /* every key a find meets in the cold tier (the paper's
+                                        working set: the keys used last are hot) */
+    HIVE_TIERED_PROMOTE_NEVER = 1    /* finds move nothing; only upserts fill the hot tier */
+} hive_tiered_promote;
+
+#define HIVE_TIERED_CONFIG_VERSION 1u
+
+typedef struct hive_tiered_config {
+    uint32_t struct_size;        /* sizeof(hive_tiered_config), set by HIVE_TIERED_CONFIG_INIT */
+    uint32_t version;            /* HIVE_TIERED_CONFIG_VERSION */
+    hive_backend hot_backend;    /* the hot tier's: default HIVE_BACKEND_AUTO (a GPU cache when a
+                                    GPU of compute capability 9.0+ is present, else a CPU one) */
+    int device;                  /* CUDA device ordinal of the hot tier; default 0 */
+    uint64_t hot_capacity;       /* hot entries, rounded up to whole 32-slot buckets; default 2^20 */
+    uint64_t cold_capacity;      /* the cold table's initial slots (it grows, never shrinks);
+                                    default 2^20 */
+    hive_tiered_promote promote; /* default HIVE_TIERED_PROMOTE_ON_FIND */
+    uint32_t batch;              /* keys per step, which sizes the buffers: 49 bytes a key of
+                                    the hot tier's staging memory (mapped pinned host memory for
+                                    a CUDA hot tier) and about 70 of host memory; default 2^18,
+                                    at most 2^28 */
+    uint32_t threads;            /* CPU worker threads of both tiers; 0 = one per online core */
+    uint32_t promote_one_in;     /* with PROMOTE_ON_FIND, a key found cold moves up with
+                                    probability 1 / promote_one_in, drawn afresh for each find
+                                    call (a key used often moves up soon; one used once rarely
+                                    displaces another, and each move costs the cold tier an erase
+                                    and a write-back); 1 = always; default 1 */
+} hive_tiered_config;
+
+#define HIVE_TIERED_CONFIG_INIT                                                        \
+    {                                                                                  \
+        (uint32_t)sizeof(hive_tiered_config), HIVE_TIERED_CONFIG_VERSION, HIVE_BACKEND_AUTO, 0, \
+            1048576u, 1048576u, HIVE_TIERED_PROMOTE_ON_FIND, 262144u, 0u, 1u            \
+    }
+
+/* What HIVE_TIERED_CONFIG_INIT gives, as a function.  NULL is ignored. */
+HIVE_API void hive_tiered_config_init(hive_tiered_config *config);
+
+typedef struct hive_tiered hive_tiered;
+
+/* Creates a two-level table.  Errors as hive_create (NO_DEVICE for a CUDA
+ * hot tier without a GPU); a config not from the initialiser, or with a
+ * field out of range, is rejected with HIVE_ERROR_INVALID_ARGUMENT. */
+HIVE_API hive_status hive_tiered_create(const hive_tiered_config *config, hive_tiered **tiered);
+/* Frees it and both tiers (rules as hive_destroy). */
+HIVE_API hive_status hive_tiered_destroy(hive_tiered *tiered);
+/* The configuration, with defaults resolved (hot_backend, hot_capacity rounded, threads). */
+HIVE_API hive_status hive_tiered_get_config(const hive_tiered *tiered, hive_tiered_config *config);
+
+/* Inserts or assigns n pairs; the latest value wins.  keys, values: host,
+ * (n) uint64_t each. */
+HIVE_API hive_status hive_tiered_upsert(hive_tiered *tiered, uint64_t n, const uint64_t *keys,
+                                        const uint64_t *values, hive_stream stream);
+
+/* Looks up n keys in either tier.  keys: host, (n).  values: host, (n), or
+ * NULL; written for found keys only.  found: host, (n) 1/0, or NULL.  With
+ * HIVE_TIERED_PROMOTE_ON_FIND it moves the keys found cold to the hot tier,
+ * so that it is a writer of both tiers. */
+HIVE_API hive_status hive_tiered_find(hive_tiered *tiered, uint64_t n, const uint64_t *keys,
+                                      uint64_t *values, uint8_t *found, hive_stream stream);
+
+/* Erases n keys.  keys: host, (n).  results: host, (n) hive_result (ERASED,
+ * NOT_FOUND, REJECTED_RESERVED), or NULL. */
+HIVE_API hive_status hive_tiered_erase(hive_tiered *tiered, uint64_t n, const uint64_t *keys,
+                                       uint8_t *results, hive_stream stream);
+
+/* Live keys of both tiers (exact between calls; host). */
+HIVE_API hive_status hive_tiered_size(hive_tiered *tiered, uint64_t *size);
+
+/* Where the keys are and what moved, since creation. */
+typedef struct hive_tiered_stats {
+    uint64_t hot_size, cold_size; /* live keys of each tier (their sum is the size) */
+    uint64_t hot_capacity;        /* entries */
+    uint64_t hot_hits;            /* keys of finds found in the hot tier */
+    uint64_t cold_hits;           /* keys of finds found in the cold tier */
+    uint64_t misses;              /* keys of finds found in neither */
+    uint64_t promoted;            /* keys finds moved up to the hot tier */
+    uint64_t written_back;        /* entries evicted from the hot tier and written to the cold one */
+} hive_tiered_stats;
+
+HIVE_API hive_status hive_tiered_stats_get(hive_tiered *tiered, hive_tiered_stats *stats);
+
 #ifdef __cplusplus
 }
 #endif

@@ -68,7 +68,7 @@ void bench_options_usage(FILE *f)
             "                           %s); all: each workload once per design\n"
             "  --dim D[,D...]           cache: floats per value, one point each (default: the\n"
             "                           sizes below)\n"
-            "  --batch N                cache, cache-hitrate, caching: keys per call (default:\n"
+            "  --batch N                cache, cache-hitrate, caching, tiered: keys per call (default:\n"
             "                           below)\n"
             "  --quick                  quick sizes for the named workloads\n"
             "  --out DIR                results folder (default %s)\n"
@@ -142,6 +142,9 @@ static void fmt_size(char *out, size_t size, const bench_defaults *d, const char
     } else if (strcmp(workload, "cache-hitrate") == 0) {
         snprintf(out, size, "%s, batch %s", fmt_count(a, sizeof a, d->hitrate_records),
                  fmt_count(b, sizeof b, d->cache_batch));
+    } else if (strcmp(workload, "tiered") == 0) {
+        snprintf(out, size, "%s, batch %s", fmt_count(a, sizeof a, d->tiered_records),
+                 fmt_count(b, sizeof b, d->cache_batch));
     } else if (strcmp(workload, "probes") == 0) {
         fmt_count(out, size, d->probes_slots);
     } else if (strcmp(workload, "caching") == 0) {
@@ -169,7 +172,7 @@ void bench_defaults_usage(FILE *f, const bench_defaults *full, const bench_defau
         {"scaling", "max slots"}, {"steps", "slots"},    {"adversarial", "buckets"},
         {"probes", "slots"},    {"caching", "slots"},    {"sptc", "nonzeros"},
         {"async", "keys"},      {"cpu-compare", "keys"}, {"cache", "slots"},
-        {"cache-hitrate", "records"}, {"shard", "keys a GPU"},
+        {"cache-hitrate", "records"}, {"shard", "keys a GPU"}, {"tiered", "records"},
     };
     fprintf(f, "  %-13s %-10s %-34s %s\n", "workload", "--n sets", "all, named workloads",
             "quick, --quick");

@@ -25,5 +25,6 @@ int wl_sptc(bench_ctx *c);        /* sparse tensor contraction, checked against 
 int wl_cpu_compare(bench_ctx *c); /* CPU backend vs GLib GHashTable and ck_ht */
 int wl_cache(bench_ctx *c);       /* cache table, HKV's benchmark: loads 0.5/0.75/1.0 */
 int wl_cache_hitrate(bench_ctx *c); /* cache in front of a backing store: hit rates */
+int wl_tiered(bench_ctx *c);      /* two-level table vs CPU and GPU tables: uniform, Gaussian, Zipf */
 
 #endif

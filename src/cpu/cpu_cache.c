@@ -10,18 +10,14 @@
 #include "base/check.h"
 #include "cache/cache_backend.h"
 #include "cache/cache_body.h"
+#include "cpu_loop.h"
 #include "cpu_map.h"
 #include "cpu_pool.h"
 
-/* Work below this many units (a unit: one slot looked at; a key costs
- * KEY_COST plus a unit per 64 value bytes) runs on the calling thread:
- * waking the workers would cost more than it saves. */
-#define PARALLEL_MIN (1u << 17)
-/* A key's digests, key and score reads, and its locks, in slot units. */
+/* Loops (cpu_loop.h) count work in units of one slot looked at; a key costs
+ * KEY_COST (its digests, key and score reads, and its locks) plus a unit per
+ * 64 value bytes. */
 #define KEY_COST 8u
-/* Chunks per thread: enough to even out threads that run at different
- * speeds, few enough that claiming one is noise. */
-#define CHUNKS_PER_THREAD 8u
 /* Every array starts on a cache line of its own (digests need 32 bytes:
  * hive_cache_load_digests reads a bucket's group as eight words). */
 #define ARRAY_ALIGN 64u
@@ -38,47 +34,6 @@ static uint64_t align_up(uint64_t x) { return (x + ARRAY_ALIGN - 1) / ARRAY_ALIG
 
 static uint64_t slot_count(const cpu_cache *cc) { return cc->view.buckets * cc->view.slots; }
 
-/* ---------------------------------------------------------------- loops */
-
-/* A loop over [0, n): each thread claims chunks of `chunk` elements and runs
- * `range` on them.  A call's job embeds it first and adds its own fields. */
-typedef struct cpu_loop cpu_loop;
-struct cpu_loop {
-    void (*range)(cpu_loop *loop, uint64_t begin, uint64_t end);
-    uint64_t n, chunk;
-    uint64_t next; /* first element of the next unclaimed chunk (__atomic) */
-};
-
-static void loop_task(void *arg)
-{
-    cpu_loop *loop = arg;
-    for (;;) {
-        uint64_t begin = __atomic_fetch_add(&loop->next, loop->chunk, __ATOMIC_RELAXED);
-        if (begin >= loop->n)
-            break;
-        loop->range(loop, begin, loop->n - begin < loop->chunk ? loop->n : begin + loop->chunk);
-    }
-}
-
-/* Runs the loop over n elements of `cost` units each, on the pool when the
- * work is worth waking it.  hive_cpu_pool_run returns once every thread is
- * done, through its mutex: the caller then sees everything they wrote. */
-static void loop_run(const cpu_cache *cc, cpu_loop *loop, uint64_t n, uint64_t cost)
-{
-    uint32_t width = hive_cpu_pool_width(cc->pool);
-    loop->n = n;
-    loop->next = 0;
-    if (n * cost < PARALLEL_MIN || width == 1) {
-        loop->chunk = n;
-        loop_task(loop);
-        return;
-    }
-    uint64_t chunk = n / ((uint64_t)width * CHUNKS_PER_THREAD);
-    uint64_t min_chunk = PARALLEL_MIN / 8 / cost + 1;
-    loop->chunk = chunk < min_chunk ? min_chunk : chunk;
-    hive_cpu_pool_run(cc->pool, loop_task, loop);
-}
-
 static void add_relaxed(uint64_t *p, uint64_t d)
 {
     if (d != 0)
@@ -88,7 +43,7 @@ static void add_relaxed(uint64_t *p, uint64_t d)
 /* ---------------------------------------------------------------- batches */
 
 typedef struct run_job {
-    cpu_loop loop;
+    hive_cpu_loop loop;
     hive_cache_view view;       /* with the call's epoch */
     const hive_cache_batch *b;
     uint32_t value_type;
@@ -177,7 +132,7 @@ static void run_one(run_job *job, uint64_t i, hive_cache_outcome *t)
     tally(t, b, &st);
 }
 
-static void run_range(cpu_loop *loop, uint64_t begin, uint64_t end)
+static void run_range(hive_cpu_loop *loop, uint64_t begin, uint64_t end)
 {
     run_job *job = (run_job *)loop;
     hive_cache_outcome t;
@@ -212,7 +167,7 @@ static hive_status cpu_cache_run(void *impl, const hive_cache_batch *batch, uint
     job.b = batch;
     job.value_type = cc->value_type;
     job.clock = realtime_ns();
-    loop_run(cc, &job.loop, batch->n, KEY_COST + cc->view.value_bytes / 64);
+    hive_cpu_loop_run(cc->pool, &job.loop, batch->n, KEY_COST + cc->view.value_bytes / 64);
     *outcome = job.total;
     outcome->out = job.emitted;
     return HIVE_SUCCESS;
@@ -221,13 +176,13 @@ static hive_status cpu_cache_run(void *impl, const hive_cache_batch *batch, uint
 /* ---------------------------------------------------------------- whole table */
 
 typedef struct erase_if_job {
-    cpu_loop loop;
+    hive_cpu_loop loop;
     hive_cache_view view;
     const hive_cache_filter *filter;
     uint64_t erased; /* __atomic */
 } erase_if_job;
 
-static void erase_if_range(cpu_loop *loop, uint64_t begin, uint64_t end)
+static void erase_if_range(hive_cpu_loop *loop, uint64_t begin, uint64_t end)
 {
     erase_if_job *job = (erase_if_job *)loop;
     uint64_t erased = 0;
@@ -250,7 +205,7 @@ static hive_status cpu_cache_erase_if(void *impl, const hive_cache_filter *filte
     job.loop.range = erase_if_range;
     job.view = cc->view;
     job.filter = filter;
-    loop_run(cc, &job.loop, slot_count(cc), 1);
+    hive_cpu_loop_run(cc->pool, &job.loop, slot_count(cc), 1);
     *erased = job.erased;
     return HIVE_SUCCESS;
 }
@@ -258,7 +213,7 @@ static hive_status cpu_cache_erase_if(void *impl, const hive_cache_filter *filte
 /* Export and count run as readers (no writer runs), so plain loads see
  * every slot settled: a live entry has a digest and an ordinary key. */
 typedef struct export_job {
-    cpu_loop loop;
+    hive_cpu_loop loop;
     const cpu_cache *cc;
     uint64_t offset;
     const hive_cache_filter *filter;
@@ -275,7 +230,7 @@ static int exported(const export_job *job, uint64_t s)
 
 /* Counts the chunk's entries first, so that one atomic add reserves their
  * places in the output. */
-static void export_range(cpu_loop *loop, uint64_t begin, uint64_t end)
+static void export_range(hive_cpu_loop *loop, uint64_t begin, uint64_t end)
 {
     export_job *job = (export_job *)loop;
     const hive_cache_view *v = &job->cc->view;
@@ -312,18 +267,18 @@ static hive_status cpu_cache_export_range(void *impl, uint64_t offset, uint64_t 
     job.keys = keys;
     job.values = values;
     job.scores = scores;
-    loop_run(cc, &job.loop, slots, 2 + (values != NULL ? cc->view.value_bytes / 64 : 0));
+    hive_cpu_loop_run(cc->pool, &job.loop, slots, 2 + (values != NULL ? cc->view.value_bytes / 64 : 0));
     *count = job.written;
     return HIVE_SUCCESS;
 }
 
 typedef struct count_job {
-    cpu_loop loop;
+    hive_cpu_loop loop;
     const uint8_t *digests;
     uint64_t live; /* __atomic */
 } count_job;
 
-static void count_range(cpu_loop *loop, uint64_t begin, uint64_t end)
+static void count_range(hive_cpu_loop *loop, uint64_t begin, uint64_t end)
 {
     count_job *job = (count_job *)loop;
     uint64_t live = 0;
@@ -340,7 +295,7 @@ static hive_status cpu_cache_count(void *impl, uint64_t *size, hive_stream strea
     memset(&job, 0, sizeof job);
     job.loop.range = count_range;
     job.digests = cc->view.digests;
-    loop_run(cc, &job.loop, slot_count(cc), 1);
+    hive_cpu_loop_run(cc->pool, &job.loop, slot_count(cc), 1);
     *size = job.live;
     return HIVE_SUCCESS;
 }

@@ -1,0 +1,137 @@
+/* tiered.h — the handle behind hive_tiered (hive.h, "the two-level table")
+ * and what its files share:
+ *
+ *   tiered_config.c   the config checked and resolved
+ *   tiered_api.c      the handle (tiers, buffers, lock), entry points, argument checks
+ *   tiered_find.c     a find step: hot, then cold, then promotion
+ *   tiered_write.c    upsert and erase steps
+ *   tiered_move.c     keys entering the hot tier, and the write-back of what they displace
+ *   tiered_dedup.c    a step's keys made unique, the last occurrence winning
+ *   tiered_compact.c  the host loops that compact a step's arrays
+ *
+ * The invariant every file keeps: a live key is in exactly one tier, with
+ * its latest value.  Only tiered_move.c moves keys between the tiers.  The
+ * host loops of a step run on the CPU worker pool of config.threads (the
+ * one the tiers' CPU tables share, cpu/cpu_pool.h). */
+#ifndef HIVE_TIERED_H
+#define HIVE_TIERED_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+#include "cpu/cpu_loop.h"
+#include "hive.h"
+
+#define HIVE_TIERED_MAGIC 0x54494552u /* "TIER": catches freed and foreign handles */
+#define HIVE_TIERED_DYING 0x44454144u /* "DEAD": hive_tiered_destroy waits for the calls inside */
+
+/* Keys a block of the host loops: a unit of their work sharing. */
+#define HIVE_TIERED_BLOCK 4096u
+
+/* ---------------------------------------------------------------- dedup (tiered_dedup.c) */
+
+#define HIVE_TIERED_DEDUP_PART_BITS 6
+#define HIVE_TIERED_DEDUP_PARTS (1u << HIVE_TIERED_DEDUP_PART_BITS)
+
+typedef struct hive_tiered_dedup_slot {
+    uint64_t key, value;
+    uint32_t stamp; /* live when equal to the generation */
+} hive_tiered_dedup_slot;
+
+typedef struct hive_tiered_dedup {
+    uint64_t blocks;                  /* of the largest step */
+    uint8_t *part;                    /* (batch): each key's partition */
+    uint32_t *order;                  /* (batch): positions grouped by partition */
+    uint64_t *counts;                 /* (blocks x parts): counts, then offsets into order */
+    uint64_t start[HIVE_TIERED_DEDUP_PARTS + 1];  /* partition p: order[start[p] .. start[p+1]) */
+    uint64_t unique[HIVE_TIERED_DEDUP_PARTS];     /* unique keys, then their output offsets */
+    hive_tiered_dedup_slot *map;      /* (map_slots): partition p owns [2 start[p], 2 start[p+1]) */
+    uint64_t map_slots;               /* 2 x batch */
+    uint32_t generation;
+} hive_tiered_dedup;
+
+hive_status hive_tiered_dedup_init(hive_tiered_dedup *d, uint32_t batch);
+void hive_tiered_dedup_free(hive_tiered_dedup *d);
+/* The n (<= batch) pairs keys/values, less those whose `select` byte is 0
+ * (select NULL: all) and the reserved keys (counted into *reserved, if not
+ * NULL), made unique: each key once, with the value of its last occurrence,
+ * in out_keys/out_values (no particular order).  Returns how many. */
+uint64_t hive_tiered_dedup_run(hive_tiered_dedup *d, hive_cpu_pool *pool, uint64_t n, const uint64_t *keys,
+                               const uint64_t *values, const uint8_t *select, uint64_t *out_keys,
+                               uint64_t *out_values, uint64_t *reserved);
+
+/* ---------------------------------------------------------------- compaction (tiered_compact.c) */
+
+/* A compaction of [0, n) on the pool: the elements `keep` accepts are
+ * moved, in order, to 0, 1, 2, ... by `move(from, to)`, which must not
+ * write where another element is read (out of place).  A job embeds it
+ * first and adds its own fields. */
+typedef struct hive_tiered_compact hive_tiered_compact;
+struct hive_tiered_compact {
+    hive_cpu_loop loop;
+    int (*keep)(const hive_tiered_compact *c, uint64_t i);
+    void (*move)(hive_tiered_compact *c, uint64_t from, uint64_t to);
+    uint64_t n;
+    uint64_t *offsets; /* (blocks): kept per block, then where each block's go */
+    int moving;        /* 0: the counting pass, 1: the moving pass */
+};
+
+/* Returns how many were kept. */
+uint64_t hive_tiered_compact_run(hive_cpu_pool *pool, hive_tiered_compact *c, uint64_t n, uint64_t *offsets);
+
+/* The unreserved keys of keys[0..n) into t->s_keys, t->at[j] the position
+ * of staged key j; returns how many. */
+uint64_t hive_tiered_stage(struct hive_tiered *t, uint64_t n, const uint64_t *keys);
+
+/* ---------------------------------------------------------------- the handle */
+
+struct hive_tiered {
+    uint32_t magic;             /* HIVE_TIERED_MAGIC, HIVE_TIERED_DYING, or 0 once freed */
+    hive_tiered_config config;  /* resolved */
+    hive_cache *hot;
+    hive_table *cold;
+    hive_cpu_pool *pool;        /* the host loops' workers */
+    /* Staging: table memory of the hot tier (hive_cache_backend_ops.alloc_io:
+     * host memory, or mapped pinned host memory for a CUDA hot tier), each
+     * (config.batch) elements, which the host reads once a hot call returns. */
+    uint64_t *s_keys, *s_values;      /* a hot call's input (and find's values out) */
+    uint64_t *s_keys2, *s_values2;    /* a second pair: find_missed's keys and their positions,
+                                         or an upsert's keys new to the hot tier and their values */
+    uint64_t *s_evicted, *s_evicted_values; /* insert_and_evict's write-back */
+    uint8_t *s_flags;                 /* found flags and erase results of the hot tier */
+    /* Host scratch, (config.batch) each. */
+    uint32_t *at;                     /* a staged key's position in the caller's step */
+    uint32_t *at2;                    /* the same, of a second compaction */
+    uint64_t *c_values;               /* the cold tier's values out */
+    uint8_t *c_flags;                 /* the cold tier's found flags and results */
+    uint64_t *offsets;                /* (blocks of a step): compaction offsets */
+    hive_tiered_dedup dedup;
+    hive_tiered_stats stats;          /* the counters; sizes filled by hive_tiered_stats_get */
+    uint64_t finds;                   /* find steps so far: salts promote_one_in's draws */
+    pthread_mutex_t lock;             /* serialises the calls (hive.h) */
+    uint64_t calls;                   /* calls inside the API, for hive_tiered_destroy (atomic) */
+};
+
+/* tiered_config.c: checks *config and resolves its defaults into *resolved
+ * (hot_capacity not yet rounded: the hot cache does that). */
+hive_status hive_tiered_config_resolve(const hive_tiered_config *config, hive_tiered_config *resolved);
+
+/* tiered_move.c: the m keys in keys/values (staging memory), distinct and
+ * none of them in the hot tier, enter the hot tier; every key of them that
+ * was in the cold tier leaves it, and every entry the hot tier evicts for
+ * them (or refuses) is written to the cold tier.  The cold tier is grown
+ * first, so that an out-of-memory failure leaves both tiers as they were.
+ * `call` names the public call in errors. */
+hive_status hive_tiered_admit(hive_tiered *t, uint64_t m, const uint64_t *keys, const uint64_t *values,
+                              hive_stream stream, const char *call);
+
+/* tiered_find.c, tiered_write.c: one step of at most config.batch keys;
+ * reserved keys are skipped and counted into *skipped. */
+hive_status hive_tiered_find_step(hive_tiered *t, uint64_t n, const uint64_t *keys, uint64_t *values,
+                                  uint8_t *found, uint64_t *skipped, hive_stream stream, const char *call);
+hive_status hive_tiered_upsert_step(hive_tiered *t, uint64_t n, const uint64_t *keys, const uint64_t *values,
+                                    uint64_t *skipped, hive_stream stream, const char *call);
+hive_status hive_tiered_erase_step(hive_tiered *t, uint64_t n, const uint64_t *keys, uint8_t *results,
+                                   uint64_t *skipped, hive_stream stream);
+
+#endif

@@ -1,0 +1,120 @@
+/* tiered_find.c — one step of hive_tiered_find:
+ *
+ *   1. the step's unreserved keys staged (a compaction; at[] their positions)
+ *   2. hot tier: find_missed; the hits' values and flags scattered out
+ *   3. cold tier: find of the misses; their values and flags scattered out
+ *   4. unless PROMOTE_NEVER, the cold hits (one in promote_one_in of them,
+ *      drawn), made unique, enter the hot tier
+ *
+ * A key the hot tier misses is wholly the cold tier's (one tier a key), so
+ * the cold answer is final.  The loops run on the worker pool. */
+#include <string.h>
+
+#include "base/check.h"
+#include "hash/bithash.h"
+#include "tiered/tiered.h"
+
+/* Loops over the staged keys (hits) and over the misses. */
+typedef struct out_job {
+    hive_cpu_loop loop;
+    hive_tiered *t;
+    uint64_t *values;
+    uint8_t *found;
+    uint64_t salt;      /* this step's draws of promote_one_in */
+    uint64_t cold_hits; /* (__atomic) */
+} out_job;
+
+/* Whether a cold hit moves up: always, or one in promote_one_in by a hash
+ * of the key and the step (so that a key passed over now is drawn again
+ * by the next find). */
+static int promote_drawn(const out_job *o, uint64_t key)
+{
+    uint32_t one_in = o->t->config.promote_one_in;
+    return one_in == 1 || hive_fold64(key ^ o->salt) % one_in == 0;
+}
+
+static void unmark_range(hive_cpu_loop *loop, uint64_t k0, uint64_t k1)
+{
+    hive_tiered *t = ((out_job *)loop)->t;
+    for (uint64_t k = k0; k < k1; k++)
+        t->s_flags[t->s_values2[k]] = 0; /* s_values2: find_missed's positions */
+}
+
+static void hits_range(hive_cpu_loop *loop, uint64_t j0, uint64_t j1)
+{
+    out_job *o = (out_job *)loop;
+    hive_tiered *t = o->t;
+    for (uint64_t j = j0; j < j1; j++) {
+        if (!t->s_flags[j])
+            continue;
+        if (o->values != NULL)
+            o->values[t->at[j]] = t->s_values[j];
+        if (o->found != NULL)
+            o->found[t->at[j]] = 1;
+    }
+}
+
+static void cold_range(hive_cpu_loop *loop, uint64_t k0, uint64_t k1)
+{
+    out_job *o = (out_job *)loop;
+    hive_tiered *t = o->t;
+    uint64_t hits = 0;
+    for (uint64_t k = k0; k < k1; k++) {
+        uint32_t i = t->at[t->s_values2[k]];
+        if (t->c_flags[k]) {
+            hits++;
+            if (o->values != NULL)
+                o->values[i] = t->c_values[k];
+        }
+        if (o->found != NULL)
+            o->found[i] = t->c_flags[k];
+        /* s_flags, free again: which misses move up. */
+        t->s_flags[k] = t->c_flags[k] && promote_drawn(o, t->s_keys2[k]);
+    }
+    __atomic_fetch_add(&o->cold_hits, hits, __ATOMIC_RELAXED);
+}
+
+hive_status hive_tiered_find_step(hive_tiered *t, uint64_t n, const uint64_t *keys, uint64_t *values,
+                                  uint8_t *found, uint64_t *skipped, hive_stream stream, const char *call)
+{
+    uint64_t u = hive_tiered_stage(t, n, keys);
+    *skipped += n - u;
+    if (found != NULL && u < n)
+        for (uint64_t i = 0; i < n; i++)
+            if (keys[i] >= HIVE_KV64_RESERVED_MIN)
+                found[i] = 0;
+    if (u == 0)
+        return HIVE_SUCCESS;
+
+    uint64_t missed = 0;
+    HIVE_TRY(hive_cache_find_missed(t->hot, u, t->s_keys, t->s_values, NULL, t->s_keys2, t->s_values2,
+                                    &missed, stream));
+    out_job o;
+    memset(&o, 0, sizeof o);
+    o.t = t;
+    o.values = values;
+    o.found = found;
+    memset(t->s_flags, 1, u); /* s_flags[j]: staged key j was a hot hit */
+    o.loop.range = unmark_range;
+    hive_cpu_loop_run(t->pool, &o.loop, missed, 2);
+    o.loop.range = hits_range;
+    hive_cpu_loop_run(t->pool, &o.loop, u, 2);
+    t->stats.hot_hits += u - missed;
+    if (missed == 0)
+        return HIVE_SUCCESS;
+
+    HIVE_TRY(hive_find(t->cold, missed, t->s_keys2, t->c_values, t->c_flags, NULL));
+    o.salt = hive_fold64(++t->finds);
+    o.loop.range = cold_range;
+    hive_cpu_loop_run(t->pool, &o.loop, missed, 3);
+    t->stats.cold_hits += o.cold_hits;
+    t->stats.misses += missed - o.cold_hits;
+    if (o.cold_hits == 0 || t->config.promote == HIVE_TIERED_PROMOTE_NEVER)
+        return HIVE_SUCCESS;
+    /* The cold hits drawn, made unique, move up: the staged keys are free now. */
+    uint64_t m = hive_tiered_dedup_run(&t->dedup, t->pool, missed, t->s_keys2, t->c_values, t->s_flags,
+                                       t->s_keys, t->s_values, NULL);
+    HIVE_TRY(hive_tiered_admit(t, m, t->s_keys, t->s_values, stream, call));
+    t->stats.promoted += m;
+    return HIVE_SUCCESS;
+}

@@ -1,0 +1,188 @@
+/* bad_input.c — the two-level table's argument checks.
+ *
+ *   hive-tiered-bad_input <cpu|cuda> [--scale F]
+ *
+ * Configs: NULL, not from the initialiser (struct_size, version), every
+ * field out of range: INVALID_ARGUMENT and no handle.  Calls: a NULL handle,
+ * NULL arrays with n > 0, n over 2^40: INVALID_ARGUMENT with nothing done;
+ * n = 0 with NULL arrays: SUCCESS; NULL outputs of size, stats and
+ * get_config.  Reserved keys (HIVE_KV64_RESERVED_MIN and up) mixed with
+ * plain ones in upsert, find and erase: RESERVED_KEY, the plain keys done,
+ * the reserved ones skipped (never stored, found 0 with the value entry
+ * untouched, result REJECTED_RESERVED).  NULL values and found flags of a
+ * find are allowed.  The resolved config (hot backend, capacity rounded to
+ * whole buckets); AUTO resolves to a backend that works (the CPU without a
+ * GPU).  A handle that is not one. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tiered_test.h"
+
+static ht_target T;
+
+static void bad_config(hive_tiered_config c, const char *what)
+{
+    hive_tiered *t = (hive_tiered *)(uintptr_t)0x1;
+    HT_CHECK_STATUS(hive_tiered_create(&c, &t), HIVE_ERROR_INVALID_ARGUMENT, "config: %s", what);
+    HT_CHECK(t == (hive_tiered *)(uintptr_t)0x1, "config %s: the handle was written", what);
+    HT_CHECK(strlen(hive_last_error()) > 0, "config %s: no error text", what);
+}
+
+static void configs(void)
+{
+    hive_tiered *t = NULL;
+    hive_tiered_config c = tt_config(&T);
+    HT_CHECK_STATUS(hive_tiered_create(NULL, &t), HIVE_ERROR_INVALID_ARGUMENT, "%s", "NULL config");
+    HT_CHECK_STATUS(hive_tiered_create(&c, NULL), HIVE_ERROR_INVALID_ARGUMENT, "%s", "NULL handle");
+    hive_tiered_config b = c;
+    b.struct_size = 8;
+    bad_config(b, "struct_size");
+    b = c, b.version = 99;
+    bad_config(b, "version");
+    b = c, b.hot_backend = (hive_backend)7;
+    bad_config(b, "hot_backend");
+    b = c, b.device = -1;
+    bad_config(b, "device");
+    b = c, b.hot_capacity = 0;
+    bad_config(b, "hot_capacity 0");
+    b = c, b.cold_capacity = 0;
+    bad_config(b, "cold_capacity 0");
+    b = c, b.promote = (hive_tiered_promote)5;
+    bad_config(b, "promote");
+    b = c, b.batch = 0;
+    bad_config(b, "batch 0");
+    b = c, b.batch = (1u << 28) + 1;
+    bad_config(b, "batch over 2^28");
+    b = c, b.threads = 5000;
+    bad_config(b, "threads");
+    b = c, b.promote_one_in = 0;
+    bad_config(b, "promote_one_in 0");
+
+    /* AUTO: a GPU hot tier where there is one, else a CPU one; resolved either way. */
+    hive_tiered_config a = c;
+    a.hot_backend = HIVE_BACKEND_AUTO;
+    a.hot_capacity = 64;
+    hive_tiered *auto_t = NULL;
+    HT_CHECK_STATUS(hive_tiered_create(&a, &auto_t), HIVE_SUCCESS, "%s", "AUTO hot backend");
+    if (auto_t != NULL) {
+        HT_MUST(hive_tiered_get_config(auto_t, &a));
+        HT_CHECK(a.hot_backend == HIVE_BACKEND_CPU || a.hot_backend == HIVE_BACKEND_CUDA,
+                 "AUTO resolved to %d", (int)a.hot_backend);
+        uint64_t k = 7, v = 70, out = 0;
+        uint8_t f = 0;
+        HT_MUST(hive_tiered_upsert(auto_t, 1, &k, &v, NULL));
+        HT_MUST(hive_tiered_find(auto_t, 1, &k, &out, &f, NULL));
+        HT_CHECK(f == 1 && out == 70, "AUTO table: found %u value %llu", f, (unsigned long long)out);
+        tt_close(auto_t);
+    }
+
+    hive_tiered_config d;
+    hive_tiered_config_init(&d);
+    hive_tiered_config init = HIVE_TIERED_CONFIG_INIT;
+    /* Field by field: the padding of either is unspecified. */
+    HT_CHECK(d.struct_size == init.struct_size && d.version == init.version &&
+                 d.hot_backend == init.hot_backend && d.device == init.device &&
+                 d.hot_capacity == init.hot_capacity && d.cold_capacity == init.cold_capacity &&
+                 d.promote == init.promote && d.batch == init.batch && d.threads == init.threads &&
+                 d.promote_one_in == init.promote_one_in,
+             "%s", "hive_tiered_config_init differs from the macro");
+    hive_tiered_config_init(NULL);
+}
+
+static void calls(void)
+{
+    hive_tiered_config c = tt_config(&T);
+    c.hot_capacity = 100;
+    c.batch = 64;
+    hive_tiered *t = tt_open(&T, &c);
+    hive_tiered_config got;
+    HT_CHECK_STATUS(hive_tiered_get_config(t, &got), HIVE_SUCCESS, "%s", "get_config");
+    HT_CHECK_EQ(got.hot_capacity, 128, "%s", "hot capacity rounded up to whole 32-slot buckets");
+    HT_CHECK_EQ(got.hot_backend, T.backend, "%s", "hot backend");
+    HT_CHECK(got.threads == 2, "threads %u", got.threads);
+    HT_CHECK_STATUS(hive_tiered_get_config(t, NULL), HIVE_ERROR_INVALID_ARGUMENT, "%s", "get_config NULL");
+
+    uint64_t keys[8] = {1, 2, HIVE_KV64_RESERVED_MIN, 3, UINT64_MAX, 4, HIVE_KV64_RESERVED_MIN + 1, 5};
+    uint64_t values[8] = {10, 20, 30, 40, 50, 60, 70, 80};
+    uint64_t out[8];
+    uint8_t flags[8];
+    uint64_t size = 0;
+
+    /* NULL handle, NULL arrays, too many keys, n = 0. */
+    HT_CHECK_STATUS(hive_tiered_upsert(NULL, 1, keys, values, NULL), HIVE_ERROR_INVALID_ARGUMENT, "%s",
+                    "upsert NULL handle");
+    HT_CHECK_STATUS(hive_tiered_find(NULL, 1, keys, out, flags, NULL), HIVE_ERROR_INVALID_ARGUMENT, "%s",
+                    "find NULL handle");
+    HT_CHECK_STATUS(hive_tiered_erase(NULL, 1, keys, flags, NULL), HIVE_ERROR_INVALID_ARGUMENT, "%s",
+                    "erase NULL handle");
+    HT_CHECK_STATUS(hive_tiered_size(NULL, &size), HIVE_ERROR_INVALID_ARGUMENT, "%s", "size NULL handle");
+    HT_CHECK_STATUS(hive_tiered_destroy(NULL), HIVE_ERROR_INVALID_ARGUMENT, "%s", "destroy NULL");
+    HT_CHECK_STATUS(hive_tiered_upsert(t, 1, NULL, values, NULL), HIVE_ERROR_INVALID_ARGUMENT, "%s",
+                    "upsert NULL keys");
+    HT_CHECK_STATUS(hive_tiered_upsert(t, 1, keys, NULL, NULL), HIVE_ERROR_INVALID_ARGUMENT, "%s",
+                    "upsert NULL values");
+    HT_CHECK_STATUS(hive_tiered_find(t, 1, NULL, out, flags, NULL), HIVE_ERROR_INVALID_ARGUMENT, "%s",
+                    "find NULL keys");
+    HT_CHECK_STATUS(hive_tiered_erase(t, 1, NULL, flags, NULL), HIVE_ERROR_INVALID_ARGUMENT, "%s",
+                    "erase NULL keys");
+    HT_CHECK_STATUS(hive_tiered_upsert(t, (1ull << 40) + 1, keys, values, NULL), HIVE_ERROR_INVALID_ARGUMENT,
+                    "%s", "upsert n over 2^40");
+    HT_CHECK_STATUS(hive_tiered_upsert(t, 0, NULL, NULL, NULL), HIVE_SUCCESS, "%s", "upsert n = 0");
+    HT_CHECK_STATUS(hive_tiered_find(t, 0, NULL, NULL, NULL, NULL), HIVE_SUCCESS, "%s", "find n = 0");
+    HT_CHECK_STATUS(hive_tiered_erase(t, 0, NULL, NULL, NULL), HIVE_SUCCESS, "%s", "erase n = 0");
+    HT_CHECK_STATUS(hive_tiered_size(t, NULL), HIVE_ERROR_INVALID_ARGUMENT, "%s", "size NULL");
+    HT_CHECK_STATUS(hive_tiered_stats_get(t, NULL), HIVE_ERROR_INVALID_ARGUMENT, "%s", "stats NULL");
+    HT_CHECK_STATUS(hive_tiered_size(t, &size), HIVE_SUCCESS, "%s", "size");
+    HT_CHECK_EQ(size, 0, "%s", "nothing stored by the rejected calls");
+
+    /* Reserved keys among plain ones. */
+    HT_CHECK_STATUS(hive_tiered_upsert(t, 8, keys, values, NULL), HIVE_ERROR_RESERVED_KEY, "%s",
+                    "upsert with reserved keys");
+    HT_CHECK(strstr(hive_last_error(), "3 keys") != NULL, "error text: %s", hive_last_error());
+    HT_MUST(hive_tiered_size(t, &size));
+    HT_CHECK_EQ(size, 5, "%s", "the plain keys stored, the reserved ones not");
+    for (int i = 0; i < 8; i++)
+        out[i] = 0xDEAD;
+    memset(flags, 2, sizeof flags);
+    HT_CHECK_STATUS(hive_tiered_find(t, 8, keys, out, flags, NULL), HIVE_ERROR_RESERVED_KEY, "%s",
+                    "find with reserved keys");
+    for (int i = 0; i < 8; i++) {
+        int res = keys[i] >= HIVE_KV64_RESERVED_MIN;
+        HT_CHECK(flags[i] == !res && out[i] == (res ? 0xDEAD : values[i]), "find key %d: found %u value %llx",
+                 i, flags[i], (unsigned long long)out[i]);
+    }
+    HT_CHECK_STATUS(hive_tiered_find(t, 8, keys, NULL, NULL, NULL), HIVE_ERROR_RESERVED_KEY, "%s",
+                    "find without outputs");
+    HT_CHECK_STATUS(hive_tiered_find(t, 2, keys, NULL, flags, NULL), HIVE_SUCCESS, "%s", "find, flags only");
+    HT_CHECK(flags[0] == 1 && flags[1] == 1, "%s", "find, flags only: found");
+    memset(flags, 0xEE, sizeof flags);
+    HT_CHECK_STATUS(hive_tiered_erase(t, 8, keys, flags, NULL), HIVE_ERROR_RESERVED_KEY, "%s",
+                    "erase with reserved keys");
+    for (int i = 0; i < 8; i++)
+        HT_CHECK_EQ(flags[i], keys[i] >= HIVE_KV64_RESERVED_MIN ? HIVE_RESULT_REJECTED_RESERVED : HIVE_RESULT_ERASED,
+                    "erase key %d", i);
+    HT_MUST(hive_tiered_size(t, &size));
+    HT_CHECK_EQ(size, 0, "%s", "every plain key erased");
+    HT_CHECK_STATUS(hive_tiered_erase(t, 8, keys, NULL, NULL), HIVE_ERROR_RESERVED_KEY, "%s",
+                    "erase without results");
+
+    /* Not a handle: a zeroed block of the handle's first bytes. */
+    uint64_t fake[64] = {0};
+    HT_CHECK_STATUS(hive_tiered_size((hive_tiered *)fake, &size), HIVE_ERROR_INVALID_ARGUMENT, "%s",
+                    "size of a foreign handle");
+    HT_CHECK_STATUS(hive_tiered_destroy((hive_tiered *)fake), HIVE_ERROR_INVALID_ARGUMENT, "%s",
+                    "destroy of a foreign handle");
+    tt_close(t);
+}
+
+int main(int argc, char **argv)
+{
+    ct_target_from_args(&T, argc, argv, "<cpu|cuda> [--scale F]");
+    static char name[64];
+    snprintf(name, sizeof name, "tiered bad_input %s", T.backend_name);
+    ht_begin(name);
+    configs();
+    calls();
+    return ht_finish();
+}

@@ -1,0 +1,253 @@
+/* crowded.c — the two-level table where its hot tier overflows on purpose:
+ * keys aimed at one or two buckets of the hot cache (its own placement), so
+ * that every new key evicts, and the tier a key is in is known.
+ *
+ *   hive-tiered-crowded <cpu|cuda> [--scale F] [--seed S]
+ *
+ * `demote` (PROMOTE_NEVER, hot tier of two 32-slot buckets): 64 keys of
+ * bucket 0 upserted one a call leave the first 32 cold and the last 32 hot
+ * (LRU; written back 32); a find reports each where it is (hot or cold
+ * hits); a cold key upserted moves up and evicts the least recent hot key;
+ * erased then, it is gone (no stale cold copy comes back); a hot key
+ * pushed down, updated (up again) and pushed down once more keeps its last
+ * value; erases in either tier leave the other alone; one batch of 100 new
+ * keys of bucket 0, each twice with two values, keeps every key with its
+ * second value (the batch evicts its own keys); a batch over buckets 0 and 1
+ * and an erase of half of it across both tiers.
+ *
+ * `promote` (PROMOTE_ON_FIND, one bucket): a find of a cold key moves it up
+ * (cold hit, promoted, one entry written back), a second find is a hot hit,
+ * the key it displaced is cold; a find repeating a cold key ten times
+ * promotes it once.
+ *
+ * After every call: every key (aimed and a few never inserted) against the
+ * oracle, sizes, hot + cold == size. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tiered_test.h"
+
+#define MAX_KEYS 512
+
+static ht_target T;
+static ht_rng rng;
+static ht_ref oracle, taken;
+static uint64_t universe[MAX_KEYS];
+static uint64_t universe_n;
+
+static uint64_t aimed(uint64_t buckets, uint64_t bucket)
+{
+    uint64_t k = ct_aimed_key(&rng, buckets, 0, bucket, 0, 0, &taken);
+    if (universe_n < MAX_KEYS)
+        universe[universe_n++] = k;
+    return k;
+}
+
+static void check(hive_tiered *t, const char *what)
+{
+    ht_context("%s", what);
+    tt_check_all(t, &oracle, universe, universe_n, MAX_KEYS);
+}
+
+static void upsert(hive_tiered *t, uint64_t n, const uint64_t *keys, const uint64_t *values)
+{
+    for (uint64_t i = 0; i < n; i++)
+        ht_ref_put(&oracle, keys[i], values[i]);
+    HT_CHECK_STATUS(hive_tiered_upsert(t, n, keys, values, NULL), HIVE_SUCCESS, "upsert of %llu keys",
+                    (unsigned long long)n);
+}
+
+static void upsert1(hive_tiered *t, uint64_t key, uint64_t value) { upsert(t, 1, &key, &value); }
+
+static void erase1(hive_tiered *t, uint64_t key, unsigned want)
+{
+    uint8_t r = 0xEE;
+    HT_CHECK_STATUS(hive_tiered_erase(t, 1, &key, &r, NULL), HIVE_SUCCESS, "erase of %llx",
+                    (unsigned long long)key);
+    HT_CHECK_EQ(r, want, "erase of %llx", (unsigned long long)key);
+    ht_ref_del(&oracle, key);
+}
+
+/* A find of one key that must be answered by the tier `hot` says (1: hot
+ * hit, 0: cold hit), with the oracle's value. */
+static void find_in(hive_tiered *t, uint64_t key, int hot)
+{
+    hive_tiered_stats before = tt_stats(t);
+    uint64_t v = 0, want = 0;
+    uint8_t f = 2;
+    HT_CHECK_STATUS(hive_tiered_find(t, 1, &key, &v, &f, NULL), HIVE_SUCCESS, "find of %llx",
+                    (unsigned long long)key);
+    HT_CHECK(ht_ref_get(&oracle, key, &want) && f == 1 && v == want, "find of %llx: found %u value %llx",
+             (unsigned long long)key, f, (unsigned long long)v);
+    hive_tiered_stats after = tt_stats(t);
+    HT_CHECK_EQ(after.hot_hits - before.hot_hits, (uint64_t)hot, "key %llx: hot hits", (unsigned long long)key);
+    HT_CHECK_EQ(after.cold_hits - before.cold_hits, (uint64_t)!hot, "key %llx: cold hits",
+                (unsigned long long)key);
+}
+
+static void tiers(hive_tiered *t, uint64_t hot, uint64_t cold, const char *what)
+{
+    hive_tiered_stats s = tt_stats(t);
+    HT_CHECK_EQ(s.hot_size, hot, "%s: hot size", what);
+    HT_CHECK_EQ(s.cold_size, cold, "%s: cold size", what);
+}
+
+static void demote(void)
+{
+    hive_tiered_config c = tt_config(&T);
+    c.hot_capacity = 64;
+    c.promote = HIVE_TIERED_PROMOTE_NEVER;
+    hive_tiered *t = tt_open(&T, &c);
+    HT_MUST(hive_tiered_get_config(t, &c));
+    HT_CHECK_EQ(c.hot_capacity, 64, "%s", "hot capacity");
+    const uint64_t B = 2;
+    for (int i = 0; i < 4; i++)
+        aimed(B, (uint64_t)i % 2); /* never inserted: absent all along */
+
+    uint64_t a[64];
+    for (int i = 0; i < 64; i++)
+        a[i] = aimed(B, 0);
+    for (int i = 0; i < 32; i++)
+        upsert1(t, a[i], 100 + (uint64_t)i);
+    tiers(t, 32, 0, "32 keys of one bucket");
+    check(t, "demote: 32 keys");
+    for (int i = 32; i < 64; i++) {
+        upsert1(t, a[i], 100 + (uint64_t)i);
+        check(t, "demote: filling past the bucket");
+    }
+    tiers(t, 32, 32, "64 keys of one bucket");
+    HT_CHECK_EQ(tt_stats(t).written_back, 32, "%s", "entries written back");
+    for (int i = 0; i < 64; i += 9)
+        find_in(t, a[i], i >= 32);
+
+    /* A cold key written again moves up; erased, nothing of it is left. */
+    upsert1(t, a[0], 7000);
+    tiers(t, 32, 32, "a cold key upserted");
+    find_in(t, a[0], 1);
+    find_in(t, a[32], 0); /* the least recent hot key went down for it */
+    erase1(t, a[0], HIVE_RESULT_ERASED);
+    tiers(t, 31, 32, "the upserted key erased");
+    check(t, "demote: no resurrection after erase");
+
+    /* A hot key pushed down, updated, pushed down again: its last value. */
+    uint64_t b[32], d[32];
+    for (int i = 0; i < 32; i++)
+        b[i] = aimed(B, 0), d[i] = aimed(B, 0);
+    for (int i = 0; i < 32; i++)
+        upsert1(t, b[i], 200 + (uint64_t)i);
+    find_in(t, a[63], 0);
+    upsert1(t, a[63], 8000);
+    find_in(t, a[63], 1);
+    for (int i = 0; i < 32; i++)
+        upsert1(t, d[i], 300 + (uint64_t)i);
+    find_in(t, a[63], 0);
+    check(t, "demote: a key pushed down twice");
+
+    /* Erases in either tier. */
+    hive_tiered_stats s = tt_stats(t);
+    erase1(t, a[5], HIVE_RESULT_ERASED); /* cold since the first fill */
+    tiers(t, s.hot_size, s.cold_size - 1, "a cold key erased");
+    erase1(t, d[31], HIVE_RESULT_ERASED); /* the most recent */
+    tiers(t, s.hot_size - 1, s.cold_size - 1, "a hot key erased");
+    erase1(t, a[5], HIVE_RESULT_NOT_FOUND);
+    check(t, "demote: erases in either tier");
+
+    /* One batch of 100 new keys of bucket 0, each twice: the second value. */
+    uint64_t keys[200], values[200];
+    for (int i = 0; i < 100; i++) {
+        keys[i] = keys[100 + i] = aimed(B, 0);
+        values[i] = 400 + (uint64_t)i;
+        values[100 + i] = 500 + (uint64_t)i;
+    }
+    upsert(t, 200, keys, values);
+    check(t, "demote: a batch larger than its bucket, each key twice");
+
+    /* Both buckets in one batch, then half of it erased across the tiers. */
+    for (int i = 0; i < 120; i++) {
+        keys[i] = aimed(B, (uint64_t)i % 2);
+        values[i] = 600 + (uint64_t)i;
+    }
+    upsert(t, 120, keys, values);
+    check(t, "demote: two buckets in one batch");
+    uint8_t results[120];
+    HT_CHECK_STATUS(hive_tiered_erase(t, 60, keys + 30, results, NULL), HIVE_SUCCESS, "%s",
+                    "erase of 60 keys");
+    for (int i = 0; i < 60; i++) {
+        HT_CHECK_EQ(results[i], HIVE_RESULT_ERASED, "erase of key %d", 30 + i);
+        ht_ref_del(&oracle, keys[30 + i]);
+    }
+    check(t, "demote: half a two-bucket batch erased");
+    tt_close(t);
+}
+
+static void promote(void)
+{
+    ht_ref_clear(&oracle);
+    universe_n = 0;
+    hive_tiered_config c = tt_config(&T);
+    c.hot_capacity = 32;
+    c.promote = HIVE_TIERED_PROMOTE_ON_FIND;
+    hive_tiered *t = tt_open(&T, &c);
+    const uint64_t B = 1;
+    uint64_t a[64];
+    for (int i = 0; i < 64; i++) {
+        a[i] = aimed(B, 0);
+        upsert1(t, a[i], 900 + (uint64_t)i);
+    }
+    tiers(t, 32, 32, "64 keys over a 32-entry hot tier");
+    hive_tiered_stats before = tt_stats(t);
+    find_in(t, a[0], 0);
+    hive_tiered_stats after = tt_stats(t);
+    HT_CHECK_EQ(after.promoted - before.promoted, 1, "%s", "a cold find: promoted");
+    HT_CHECK_EQ(after.written_back - before.written_back, 1, "%s", "a cold find: written back");
+    tiers(t, 32, 32, "one key promoted");
+    find_in(t, a[0], 1);
+    find_in(t, a[32], 0); /* displaced by a[0]; this find brings it back up */
+
+    /* A cold key repeated ten times in one find: found ten times, promoted once. */
+    uint64_t keys[10], values[10];
+    uint8_t found[10];
+    for (int i = 0; i < 10; i++)
+        keys[i] = a[1];
+    before = tt_stats(t);
+    HT_CHECK_STATUS(hive_tiered_find(t, 10, keys, values, found, NULL), HIVE_SUCCESS, "%s",
+                    "find of one key ten times");
+    for (int i = 0; i < 10; i++)
+        HT_CHECK(found[i] == 1 && values[i] == 901, "repeat %d: found %u value %llu", i, found[i],
+                 (unsigned long long)values[i]);
+    after = tt_stats(t);
+    HT_CHECK_EQ(after.promoted - before.promoted, 1, "%s", "a key repeated in a find: promoted");
+    tiers(t, 32, 32, "after promotions");
+    check(t, "promote: every key (the check's finds promote too)");
+    check(t, "promote: again, after the check's own promotions");
+    tt_close(t);
+}
+
+int main(int argc, char **argv)
+{
+    const char *usage = "<cpu|cuda> [--scale F] [--seed S]";
+    ct_target_from_args(&T, argc, argv, usage);
+    uint64_t seed = 1;
+    for (int a = 2; a < argc; a++) {
+        if (strcmp(argv[a], "--scale") == 0 && a + 1 < argc)
+            a++; /* fixed sizes: the scenario is the point */
+        else if (strcmp(argv[a], "--seed") == 0 && a + 1 < argc)
+            seed = strtoull(argv[++a], NULL, 0);
+        else {
+            fprintf(stderr, "usage: %s %s\n", argv[0], usage);
+            return HT_EXIT_FAIL;
+        }
+    }
+    static char name[96];
+    snprintf(name, sizeof name, "tiered crowded %s (seed %llu)", T.backend_name, (unsigned long long)seed);
+    ht_begin(name);
+    ht_rng_seed(&rng, seed);
+    ht_ref_init(&oracle);
+    ht_ref_init(&taken);
+    demote();
+    promote();
+    ht_ref_free(&oracle);
+    ht_ref_free(&taken);
+    return ht_finish();
+}

@@ -21,7 +21,7 @@ int wl_probes(bench_ctx *c);      /* buckets, sectors, lines per op: the probe m
 int wl_caching(bench_ctx *c);     /* dictionary table before a backing store: hit rate */
 int wl_async(bench_ctx *c);       /* small finds: synchronous vs asynchronous calls */
 int wl_sptc(bench_ctx *c);        /* sparse tensor contraction, checked against the CPU */
-int wl_cpu_compare(bench_ctx *c); /* CPU backend vs GLib GHashTable and ck_ht */
+int wl_cpu_compare(bench_ctx *c); /* CPU backend vs oneTBB, GLib GHashTable and ck_ht */
 int wl_cache(bench_ctx *c);       /* cache table, HKV's benchmark: loads 0.5/0.75/1.0 */
 int wl_cache_hitrate(bench_ctx *c); /* cache in front of a backing store: hit rates */
 

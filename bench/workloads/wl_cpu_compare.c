@@ -493,8 +493,9 @@ int wl_cpu_compare(bench_ctx *c)
         rc = -1;
         goto out;
     }
-    bench_progress(c, "cpu-compare: %llu keys, KV%u, 1 and %u threads, %d runs",
-                   (unsigned long long)n, c->bits, d.threads, c->runs);
+    bench_progress(c, "cpu-compare: %llu keys, KV%u, %s%u thread%s, %d runs", (unsigned long long)n,
+                   c->bits, d.threads > 1 ? "1 and " : "", d.threads, d.threads > 1 ? "s" : "",
+                   c->runs);
     for (int r = -1; r < c->runs; r++) {
         int ri = r < 0 ? 0 : r;
         bench_keys k = bench_keys_for(c, bench_seed(c, 0, r));

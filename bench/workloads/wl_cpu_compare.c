@@ -8,12 +8,12 @@
  *   TBB      oneTBB's tbb::concurrent_hash_map, buckets reserved for N; each
  *            phase's keys cut into 1 or T contiguous slices, one per thread,
  *            each key the map's own call (bench/peers/tbb_map.cpp)
- *   GLib     GHashTable (g_direct_hash for KV32, a folding hash for KV64),
+ *   GLib     GHashTable (bench/peers/glib_map.c),
  *            insert and find, single-threaded only: GLib has no concurrent
  *            mode, and a mutex around every call would only measure the mutex
- *   ck_ht    CK_HT_MODE_DIRECT, sized for N at init; SPMC: insert by one
- *            writer (ck_ht_put_spmc), find by 1 and by T reader threads
- *            (ck_ht_get_spmc, each thread a contiguous share of the keys)
+ *   ck_ht    CK_HT_MODE_DIRECT, sized for N at init (bench/peers/ck_map.c);
+ *            SPMC: insert by one writer (ck_ht_put_spmc), find by 1 and by
+ *            T reader threads (ck_ht_get_spmc, each a contiguous share)
  *
  * The phases, in order, on one table (hive, TBB; GLib and ck: insert, find):
  *   insert   the N keys                              (the table at load 0.9)
@@ -33,7 +33,6 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,10 +41,10 @@
 #include "workloads.h"
 
 #ifdef BENCH_HAVE_GLIB
-#include <glib.h>
+#include "peers/glib_map.h"
 #endif
 #ifdef BENCH_HAVE_CK
-#include <ck_ht.h>
+#include "peers/ck_map.h"
 #endif
 #ifdef BENCH_HAVE_TBB
 #include "peers/tbb_map.h"
@@ -161,137 +160,6 @@ static int64_t phase_check(const cmp_data *d, int p, uint64_t size)
     }
     return bad;
 }
-
-/* ---------------------------------------------------------------- GLib */
-
-#ifdef BENCH_HAVE_GLIB
-static guint fold_hash(gconstpointer p)
-{
-    uint64_t x = (uint64_t)(uintptr_t)p;
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdull;
-    x ^= x >> 33;
-    return (guint)x;
-}
-
-/* Returns wrong lookups (0 when right); times in ti/tf. */
-static int64_t glib_run(const cmp_data *d, double *ti, double *tf)
-{
-    GHashTable *h = g_hash_table_new(d->bits == 32 ? g_direct_hash : fold_hash, g_direct_equal);
-    double t0 = bench_now();
-    for (uint64_t i = 0; i < d->n; i++)
-        g_hash_table_insert(h, (gpointer)(uintptr_t)d->keys[i], (gpointer)(uintptr_t)d->values[i]);
-    *ti = bench_now() - t0;
-    int64_t bad = 0;
-    t0 = bench_now();
-    for (uint64_t i = 0; i < d->n; i++) {
-        gpointer v = NULL;
-        if (!g_hash_table_lookup_extended(h, (gconstpointer)(uintptr_t)d->keys[i], NULL, &v) ||
-            (uint64_t)(uintptr_t)v != d->values[i])
-            bad++;
-    }
-    *tf = bench_now() - t0;
-    if (g_hash_table_size(h) != d->n)
-        bad++;
-    g_hash_table_destroy(h);
-    return bad;
-}
-#endif
-
-/* ---------------------------------------------------------------- ck_ht */
-
-#ifdef BENCH_HAVE_CK
-static void *ck_malloc_fn(size_t r) { return malloc(r); }
-static void *ck_realloc_fn(void *p, size_t o, size_t n, bool d)
-{
-    (void)o;
-    (void)d;
-    return realloc(p, n);
-}
-static void ck_free_fn(void *p, size_t b, bool r)
-{
-    (void)b;
-    (void)r;
-    free(p);
-}
-static struct ck_malloc ck_alloc = {ck_malloc_fn, ck_realloc_fn, ck_free_fn};
-
-typedef struct ck_reader {
-    ck_ht_t *ht;
-    const cmp_data *d;
-    uint64_t lo, hi;
-    int64_t bad;
-} ck_reader;
-
-static void *ck_read(void *p)
-{
-    ck_reader *r = p;
-    int64_t bad = 0;
-    for (uint64_t i = r->lo; i < r->hi; i++) {
-        ck_ht_hash_t h;
-        ck_ht_entry_t e;
-        ck_ht_hash_direct(&h, r->ht, (uintptr_t)r->d->keys[i]);
-        ck_ht_entry_key_set_direct(&e, (uintptr_t)r->d->keys[i]);
-        if (!ck_ht_get_spmc(r->ht, h, &e) || ck_ht_entry_value_direct(&e) != (uintptr_t)r->d->values[i])
-            bad++;
-    }
-    r->bad = bad;
-    return NULL;
-}
-
-/* Inserts with one writer, then finds with `readers` threads. */
-static int64_t ck_run(const cmp_data *d, uint32_t readers, double *ti, double *tf)
-{
-    ck_ht_t ht;
-    ck_reader *r = calloc(readers, sizeof *r);
-    pthread_t *tid = calloc(readers, sizeof *tid);
-    int *started = calloc(readers, sizeof *started);
-    if (r == NULL || tid == NULL || started == NULL ||
-        !ck_ht_init(&ht, CK_HT_MODE_DIRECT, NULL, &ck_alloc, d->n, 0x48495645u)) {
-        fprintf(stderr, "cpu-compare: ck_ht_init failed\n");
-        free(r);
-        free(tid);
-        free(started);
-        return -1;
-    }
-    int64_t bad = 0;
-    double t0 = bench_now();
-    for (uint64_t i = 0; i < d->n; i++) {
-        ck_ht_hash_t h;
-        ck_ht_entry_t e;
-        ck_ht_hash_direct(&h, &ht, (uintptr_t)d->keys[i]);
-        ck_ht_entry_set_direct(&e, h, (uintptr_t)d->keys[i], (uintptr_t)d->values[i]);
-        if (!ck_ht_put_spmc(&ht, h, &e))
-            bad++;
-    }
-    *ti = bench_now() - t0;
-    t0 = bench_now();
-    for (uint32_t k = 0; k < readers; k++) {
-        r[k].ht = &ht;
-        r[k].d = d;
-        r[k].lo = d->n * (uint64_t)k / (uint64_t)readers;
-        r[k].hi = d->n * (uint64_t)(k + 1) / (uint64_t)readers;
-        r[k].bad = 0;
-        started[k] = k > 0 && pthread_create(&tid[k], NULL, ck_read, &r[k]) == 0;
-    }
-    for (uint32_t k = 0; k < readers; k++)
-        if (!started[k])
-            ck_read(&r[k]);
-    for (uint32_t k = 0; k < readers; k++) {
-        if (started[k])
-            pthread_join(tid[k], NULL);
-        bad += r[k].bad;
-    }
-    *tf = bench_now() - t0;
-    if (ck_ht_count(&ht) != d->n)
-        bad++;
-    ck_ht_destroy(&ht);
-    free(r);
-    free(tid);
-    free(started);
-    return bad;
-}
-#endif
 
 /* ---------------------------------------------------------------- TBB */
 
@@ -525,13 +393,15 @@ int wl_cpu_compare(bench_ctx *c)
         }
 #endif
 #ifdef BENCH_HAVE_GLIB
-        okk[GL] &= glib_run(&d, &t[GL][P_INSERT][ri], &t[GL][P_FIND][ri]) == 0;
+        okk[GL] &= bench_glib_run(d.bits, n, d.keys, d.values, &t[GL][P_INSERT][ri],
+                                  &t[GL][P_FIND][ri]) == 0;
 #endif
 #ifdef BENCH_HAVE_CK
         for (int s = CK1; s <= CKT; s++) {
             if (!have[s])
                 continue;
-            int64_t bad = ck_run(&d, s == CK1 ? 1 : d.threads, &t[s][P_INSERT][ri], &t[s][P_FIND][ri]);
+            int64_t bad = bench_ck_run(n, d.keys, d.values, s == CK1 ? 1 : d.threads,
+                                       &t[s][P_INSERT][ri], &t[s][P_FIND][ri]);
             if (bad < 0)
                 goto fail;
             okk[s] &= bad == 0;

@@ -277,7 +277,7 @@ def plot_adversarial(plt, rows, out):
 
 def plot_cpu_compare(plt, rows, out):
     ops = [r["op"] for r in rows if finite(r["gops"])]
-    return bars_of_ops(plt, rows, ops, "hive CPU backend vs GLib GHashTable and ck_ht")
+    return bars_of_ops(plt, rows, ops, "hive CPU backend vs its CPU peers (cpu-compare)")
 
 
 def plot_shard(plt, rows, out):

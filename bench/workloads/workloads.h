@@ -22,7 +22,7 @@ int wl_caching(bench_ctx *c);     /* dictionary table before a backing store: hi
 int wl_async(bench_ctx *c);
 int wl_shard(bench_ctx *c);       /* the sharded table over the GPUs of the machine (libhive_shard) */       /* small finds: synchronous vs asynchronous calls */
 int wl_sptc(bench_ctx *c);        /* sparse tensor contraction, checked against the CPU */
-int wl_cpu_compare(bench_ctx *c); /* CPU backend vs GLib GHashTable and ck_ht */
+int wl_cpu_compare(bench_ctx *c); /* CPU backend vs oneTBB, GLib GHashTable and ck_ht */
 int wl_cache(bench_ctx *c);       /* cache table, HKV's benchmark: loads 0.5/0.75/1.0 */
 int wl_cache_hitrate(bench_ctx *c); /* cache in front of a backing store: hit rates */
 int wl_tiered(bench_ctx *c);      /* two-level table vs CPU and GPU tables: uniform, Gaussian, Zipf */

@@ -1,7 +1,9 @@
-/* cache_config.c — a caller's hive_cache_config made into a cache's: checked,
- * every default resolved (bucket slots, threads, capacity in whole buckets),
- * and the backend picked.  The one place the cache's defaults live: backends
- * get the resolved config and may only reject it. */
+/* cache_config.c — a caller's hive_cache_config made into a cache's: taken
+ * from an older header's layout, checked, every default resolved (bucket
+ * slots, threads, capacity in whole buckets, the values' device budget in
+ * whole values), and the backend picked.  The one place the cache's
+ * defaults live: backends get the resolved config and may only reject it. */
+#include <stddef.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -23,6 +25,10 @@ void hive_cache_config_init(hive_cache_config *config)
     if (config != NULL)
         *config = defaults;
 }
+
+/* Version 2 only appended: version 1's fields keep their offsets. */
+_Static_assert(offsetof(hive_cache_config, value_hbm_bytes) == HIVE_OLDEST_CACHE_CONFIG_SIZE,
+               "version 1's hive_cache_config ended where value_hbm_bytes begins");
 
 uint32_t hive_cache_config_bytes_of(const hive_cache_config *c)
 {

@@ -36,8 +36,10 @@ struct hive_cache {
  * one's): what hive_cache_get_config may write. */
 uint32_t hive_cache_config_bytes_of(const hive_cache_config *c);
 
-/* cache_config.c: checks *config (upgraded from an older header's layout), resolves its defaults into *resolved
- * (capacity rounded up to *buckets whole buckets) and picks the backend. */
+/* cache_config.c: checks *config (upgraded from an older header's
+ * layout), resolves its defaults into *resolved (capacity rounded up to
+ * *buckets whole buckets, value_hbm_bytes to whole values, at most all) and
+ * picks the backend. */
 hive_status hive_cache_config_resolve(const hive_cache_config *config, hive_cache_config *resolved,
                                       uint64_t *buckets, const hive_cache_backend_ops **ops);
 

@@ -38,9 +38,10 @@
  * are the value bytes that cross PCIe: the table's side of its copies (what
  * it reads or writes in the table) times the share of slots in host memory,
  * which the uniform keys meet in proportion.  Their limit on the GPU is
- * `limits`' kernel on mapped host memory: mapped-read for find (values come
- * from the host), mapped-write for the fill and the inserts, their sum for
- * insert_and_evict (evicted values come out as new ones go in).  The CPU
+ * `limits`' pinned copy rate in the direction they move: copy-h2d for find
+ * (values come from the host), copy-d2h for the fill and the inserts, the
+ * sum for insert_and_evict (evicted values come out as new ones go in);
+ * limits' mapped-* rows show what a kernel alone gets.  The CPU
  * backend takes the option (its second array is host memory like the
  * first) and reports as without it. */
 #include <math.h>
@@ -315,10 +316,10 @@ static double pcie_limit(const bench_ctx *c, int which, const char **name)
     if (!c->gpu || !c->limits_done || l->host_bytes == 0)
         return 0;
     if (which == OP_FIND)
-        return *name = "mapped-read", l->mapped_read_bytes_per_s.median;
+        return *name = "copy-h2d", l->h2d_bytes_per_s.median;
     if (which == OP_EVICT)
-        return *name = "mapped-rw", l->mapped_read_bytes_per_s.median + l->mapped_write_bytes_per_s.median;
-    return *name = "mapped-write", l->mapped_write_bytes_per_s.median;
+        return *name = "copy-h2d+d2h", l->h2d_bytes_per_s.median + l->d2h_bytes_per_s.median;
+    return *name = "copy-d2h", l->d2h_bytes_per_s.median;
 }
 
 /* A row from per-run rates: G keys/s (median, slowest, fastest) and, for

@@ -178,6 +178,7 @@ int main(int argc, char **argv)
     c.ndims = o.ndims;
     memcpy(c.dims, o.dims, sizeof c.dims);
     c.batch = o.batch;
+    c.cache_hbm_fraction = o.cache_hbm_fraction;
     c.out_dir = o.out_dir;
     const workload *list[BENCH_MAX_NAMES + 1];
     size_t nlist = 0;

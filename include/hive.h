@@ -414,7 +414,32 @@ typedef enum hive_value_type {
     HIVE_VALUE_BYTES = 4 /* opaque bytes (dim = bytes per value); cannot be accumulated */
 } hive_value_type;
 
-#define HIVE_CACHE_CONFIG_VERSION 1u
+/* Raised whenever the cache config's layout changes.  2: `value_hbm_bytes`
+ * at the end (a version-1 config is 48 bytes long: its values all live in
+ * device memory, the default). */
+#define HIVE_CACHE_CONFIG_VERSION 2u
+
+/* value_hbm_bytes with no limit: every value in device memory. */
+#define HIVE_CACHE_HBM_UNLIMITED UINT64_MAX
+
+/* Cache configuration.  Start from HIVE_CACHE_CONFIG_INIT (or
+ * hive_cache_config_init) and change fields.  A config from an older header
+ * (a smaller struct_size, an older version) is accepted, the fields it
+ * lacks taking their defaults; one from a newer header, or one whose fields
+ * are inconsistent, is rejected with HIVE_ERROR_INVALID_ARGUMENT.
+ *
+ * Where values live (docs/cache.md, "Values in host memory").  Slot i of
+ * the table keeps its value in device memory when i < value_hbm_bytes /
+ * (value bytes), the budget rounded down to whole values, else in pinned
+ * host memory mapped into the device's address space, which the kernels
+ * read and write over PCIe (a warp's copies coalesced into whole 128-byte
+ * lines).  Keys, scores and digests always stay in device memory; every
+ * call works alike in either place.  Which slots a key takes does not
+ * depend on the budget: about value_hbm_bytes / (capacity * value bytes) of
+ * the entries, whichever keys they are, have their values in device memory.
+ * The CPU backend keeps values in host memory either way, split at the
+ * same slot into two arrays; hive_cache_get_config reports the budget as
+ * resolved (whole values, at most all of them). */
 
 typedef struct hive_cache_config {
     uint32_t struct_size;       /* sizeof(hive_cache_config), set by HIVE_CACHE_CONFIG_INIT */
@@ -432,12 +457,16 @@ typedef struct hive_cache_config {
                                    eviction, better retention; one more bucket read per miss) */
     uint32_t threads;           /* CPU backend worker threads; 0 = one per online core (shared
                                    with every table and cache of the same count) */
+    uint64_t value_hbm_bytes;   /* bytes of values kept in device memory, at most (whole values);
+                                   the rest in mapped host memory (above).  0: every value in
+                                   host memory.  Default HIVE_CACHE_HBM_UNLIMITED.  Version 2 */
 } hive_cache_config;
 
 #define HIVE_CACHE_CONFIG_INIT                                                      \
     {                                                                               \
         (uint32_t)sizeof(hive_cache_config), HIVE_CACHE_CONFIG_VERSION, HIVE_BACKEND_AUTO, 0, \
-            1048576u, 1u, HIVE_VALUE_F32, HIVE_SCORE_LRU, 0u, 0u, 0u                \
+            1048576u, 1u, HIVE_VALUE_F32, HIVE_SCORE_LRU, 0u, 0u, 0u,               \
+            HIVE_CACHE_HBM_UNLIMITED                                                \
     }
 
 /* What HIVE_CACHE_CONFIG_INIT gives, as a function.  NULL is ignored. */
@@ -459,7 +488,9 @@ typedef struct hive_cache_filter {
 HIVE_API hive_status hive_cache_create(const hive_cache_config *config, hive_cache **cache);
 /* Frees it (rules as hive_destroy). */
 HIVE_API hive_status hive_cache_destroy(hive_cache *cache);
-/* The configuration, with defaults resolved and capacity rounded. */
+/* The configuration, with defaults resolved, capacity rounded and
+ * value_hbm_bytes resolved (the bytes of values in device memory).  A config
+ * whose struct_size is an older header's size gets only the fields it has. */
 HIVE_API hive_status hive_cache_get_config(const hive_cache *cache, hive_cache_config *config);
 
 /* Scores passed to the calls below: (n) uint64_t, table memory; required by

@@ -11,6 +11,8 @@
 #     workload reports its buckets' slots), the header, CSV and JSON record it,
 #     a run without it reports the backend's default, and malformed values, or
 #     geometries hive_create refuses, exit 2 with a message.
+#   * --cache-hbm-fraction: the cache workload verified with values in two
+#     arrays, the fraction in its header; values outside 0..1 exit 2.
 #   * --design: one design's rows carry its name in the CSV's design column and
 #     the JSON; --design all runs a workload once per design into one CSV (the
 #     probes, caching and sptc workloads, verified, at small sizes), a cache-table
@@ -140,6 +142,19 @@ for bad in 3x1 8x16 64x1 8x3; do
   [ $rc -eq 2 ] || fail "--geometry '$bad' exited $rc, not 2"
   grep -qE "config\.(bucket_slots|lanes_per_op)" "$dir/bad.err" || fail "--geometry '$bad': no hive_create message"
 done
+# --cache-hbm-fraction: a cache run with a third of the values' slots in device
+# memory is verified and says so in its geometry; a value outside 0..1 exits 2.
+"$bench" cache --backend cpu --runs 1 --n 2^12 --batch 256 --dim 8 --cache-hbm-fraction 0.333 \
+  --out "$dir/hbm" >"$dir/hbm.out" 2>&1 || { cat "$dir/hbm.out"; fail "--cache-hbm-fraction 0.333: the run failed"; }
+grep -q "0 verification failures" "$dir/hbm.out" || fail "--cache-hbm-fraction 0.333: a check failed"
+grep -q "geometry 32 slots LRU hbm 0.333," "$dir/hbm.out" || fail "--cache-hbm-fraction 0.333: not in the header"
+for bad in 1.5 -0.1 x ''; do
+  "$bench" cache --backend cpu --cache-hbm-fraction "$bad" >/dev/null 2>"$dir/bad.err"
+  rc=$?
+  [ $rc -eq 2 ] || fail "--cache-hbm-fraction '$bad' exited $rc, not 2"
+  grep -q "cache-hbm-fraction takes a number in 0..1" "$dir/bad.err" || fail "--cache-hbm-fraction '$bad': no message"
+done
+
 # --design NAME: the design column of the CSV and JSON
 "$bench" adversarial --backend cpu --n 2^10 --runs 1 --design double --out "$dir/dd" \
   >"$dir/dd.out" 2>&1 || { cat "$dir/dd.out"; fail "--design double: the run failed"; }

@@ -72,6 +72,14 @@ typedef struct bench_limits {
     bench_spread sector_per_s;    /* random aligned 8-byte words, one thread each (one sector) */
     bench_spread cas_per_s;       /* random 64-bit atomicCAS, one thread each */
     bench_spread index_per_s;     /* the sector kernel on an 8 KiB (L1) buffer: index generation */
+    /* Host memory over PCIe (the cache's value tier, docs/cache.md): pinned
+     * host buffer of host_bytes, each rate bytes moved per second. */
+    uint64_t host_bytes;
+    bench_spread h2d_bytes_per_s;         /* cudaMemcpyAsync pinned host to device */
+    bench_spread d2h_bytes_per_s;         /* cudaMemcpyAsync device to pinned host */
+    bench_spread mapped_read_bytes_per_s; /* a kernel reading mapped host memory, 16 B a lane, in order */
+    bench_spread mapped_write_bytes_per_s; /* a kernel writing it likewise */
+    bench_spread mapped_line128_per_s;    /* random 128-byte lines of mapped host memory, a warp each */
 } bench_limits;
 
 int bench_gpu_limits(bench_limits *out, int runs);

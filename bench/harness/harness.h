@@ -42,7 +42,7 @@ typedef struct bench_row {
     int ok;              /* 1 verified, 0 a check failed, -1 nothing to verify */
     int detail;          /* 1: in the CSV/JSON only, not the printed table (per-round rows) */
     char design[16];     /* the table design ("" for a workload that has none: limits, cache) */
-    char geometry[24];   /* the tables' geometry as created (bench_ctx.geometry) */
+    char geometry[40];   /* the tables' geometry as created (bench_ctx.geometry) */
 } bench_row;
 
 typedef struct bench_ctx {
@@ -63,6 +63,7 @@ typedef struct bench_ctx {
     uint32_t dims[BENCH_CACHE_MAX_DIMS]; /* --dim (cache); ndims 0: the defaults' */
     int ndims;
     uint64_t batch;            /* --batch (cache, cache-hitrate); 0: the defaults' */
+    double cache_hbm_fraction; /* --cache-hbm-fraction (cache): of the values in device memory */
     int quick;
     const bench_defaults *def;
     const char *out_dir;
@@ -70,7 +71,7 @@ typedef struct bench_ctx {
     int gpu;                   /* 1 when the CUDA backend runs */
     hive_stream stream;        /* the bench's stream (NULL on the CPU) */
     char device[256], driver[96], commit[64], date[32];
-    char geometry[24];         /* the tables' geometry as created: "4x1" (slots x lanes) */
+    char geometry[40];         /* the tables' geometry as created: "4x1" (slots x lanes), "32 slots LRU hbm 0.333" */
     uint64_t gpu_l2, gpu_mem_total;
     int limits_done;
     bench_limits limits;

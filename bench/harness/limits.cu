@@ -9,6 +9,16 @@
  *   index     the sector kernel on an 8 KiB buffer (L1-resident): what index
  *             generation alone costs, to show it is not the bottleneck
  *
+ * and, over PCIe, with a pinned host buffer of 256 MiB (or less, as the host
+ * allows) mapped into the device's address space (the cache table's host
+ * value tier reads and writes such memory from its kernels):
+ *
+ *   h2d, d2h        cudaMemcpyAsync between it and device memory; bytes moved per second
+ *   mapped-read     a kernel reading it in order, 16 bytes a lane (every warp's
+ *                   loads whole 128-byte lines); bytes per second
+ *   mapped-write    the same writing
+ *   mapped-line128  the line128 kernel on it: random 128-byte lines, a warp each
+ *
  * The random-access buffer is the larger of 1 GiB and 8 x L2 (a power of
  * two), so nearly every access misses L2.  Indices come from a cheap in-kernel
  * hash of the access number (lowbias32: two multiplies, three xor-shifts),
@@ -141,6 +151,25 @@ __global__ void k_cas(unsigned long long *buf, uint32_t mask, uint32_t iters, ui
         sink[0] = (uint32_t)acc;
 }
 
+/* In order over n16 16-byte words of `buf` (mapped host memory), a grid
+ * stride: each warp's 32 loads or stores are 512 contiguous bytes. */
+__global__ void __launch_bounds__(LIM_BLOCK) k_stream_read(const uint4 *buf, uint64_t n16, uint32_t *sink)
+{
+    uint32_t acc = 0;
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n16; i += (uint64_t)gridDim.x * blockDim.x) {
+        uint4 v = buf[i];
+        acc ^= v.x ^ v.y ^ v.z ^ v.w;
+    }
+    if (acc == LIM_MAGIC)
+        sink[0] = acc;
+}
+
+__global__ void __launch_bounds__(LIM_BLOCK) k_stream_write(uint4 *buf, uint64_t n16)
+{
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n16; i += (uint64_t)gridDim.x * blockDim.x)
+        buf[i] = make_uint4((uint32_t)i, (uint32_t)(i >> 32), LIM_MAGIC, 0u);
+}
+
 typedef enum lim_kind { LIM_LINE128, LIM_LINE256, LIM_SECTOR, LIM_CAS, LIM_INDEX } lim_kind;
 
 /* Times one kind `runs` times after a warm-up: *rate gets accesses per second
@@ -225,6 +254,86 @@ out:
     return rc;
 }
 
+typedef enum pcie_kind { PCIE_H2D, PCIE_D2H, PCIE_READ, PCIE_WRITE } pcie_kind;
+
+/* Times one transfer of `bytes` between pinned host memory (host: its host
+ * address, mapped: its device address) and device memory `dev`, `runs`
+ * times after a warm-up: *rate gets bytes per second. */
+static int time_pcie(bench_spread *rate, pcie_kind kind, void *host, void *mapped, void *dev, uint64_t bytes,
+                     uint32_t *sink, int sms, int runs, cudaStream_t s, cudaEvent_t e0, cudaEvent_t e1)
+{
+    int rc = 0;
+    double secs[64];
+    int per_sm = 0;
+    const void *fn = kind == PCIE_WRITE ? (const void *)k_stream_write : (const void *)k_stream_read;
+    LIM_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, LIM_BLOCK, 0));
+    if (per_sm < 1)
+        per_sm = 1;
+    if (runs > 64)
+        runs = 64;
+    for (int r = -1; r < runs; r++) {
+        LIM_TRY(cudaEventRecord(e0, s));
+        switch (kind) {
+        case PCIE_H2D:
+            LIM_TRY(cudaMemcpyAsync(dev, host, bytes, cudaMemcpyHostToDevice, s));
+            break;
+        case PCIE_D2H:
+            LIM_TRY(cudaMemcpyAsync(host, dev, bytes, cudaMemcpyDeviceToHost, s));
+            break;
+        case PCIE_READ:
+            k_stream_read<<<sms * per_sm, LIM_BLOCK, 0, s>>>((const uint4 *)mapped, bytes / 16, sink);
+            break;
+        default:
+            k_stream_write<<<sms * per_sm, LIM_BLOCK, 0, s>>>((uint4 *)mapped, bytes / 16);
+            break;
+        }
+        LIM_TRY(cudaGetLastError());
+        LIM_TRY(cudaEventRecord(e1, s));
+        LIM_TRY(cudaEventSynchronize(e1));
+        float ms = 0.0f;
+        LIM_TRY(cudaEventElapsedTime(&ms, e0, e1));
+        if (r >= 0)
+            secs[r] = (double)ms * 1e-3;
+    }
+    *rate = bench_spread_rate((double)bytes, secs, runs);
+out:
+    return rc;
+}
+
+/* The PCIe rates (top of file) with device buffer `dev` of dev_bytes (a
+ * power of two).  A host that cannot pin 16 MiB leaves them 0. */
+static int pcie_limits(bench_limits *out, void *dev, uint64_t dev_bytes, uint32_t *sink, int sms, int runs,
+                       cudaStream_t s, cudaEvent_t e0, cudaEvent_t e1)
+{
+    int rc = 0;
+    void *host = NULL, *mapped = NULL;
+    uint64_t bytes = dev_bytes < (256ull << 20) ? dev_bytes : 256ull << 20; /* a power of two: line128's mask */
+    while (cudaHostAlloc(&host, bytes, cudaHostAllocMapped | cudaHostAllocPortable) != cudaSuccess) {
+        cudaGetLastError();
+        host = NULL;
+        if ((bytes >>= 1) < (16ull << 20)) {
+            fprintf(stderr, "hive-bench limits: no pinned host memory for the PCIe rates\n");
+            return 0;
+        }
+    }
+    out->host_bytes = bytes;
+    memset(host, 0, bytes);
+    LIM_TRY(cudaHostGetDevicePointer(&mapped, host, 0));
+    if (time_pcie(&out->h2d_bytes_per_s, PCIE_H2D, host, mapped, dev, bytes, sink, sms, runs, s, e0, e1) != 0 ||
+        time_pcie(&out->d2h_bytes_per_s, PCIE_D2H, host, mapped, dev, bytes, sink, sms, runs, s, e0, e1) != 0 ||
+        time_pcie(&out->mapped_read_bytes_per_s, PCIE_READ, host, mapped, dev, bytes, sink, sms, runs, s, e0,
+                  e1) != 0 ||
+        time_pcie(&out->mapped_write_bytes_per_s, PCIE_WRITE, host, mapped, dev, bytes, sink, sms, runs, s, e0,
+                  e1) != 0 ||
+        time_kind(&out->mapped_line128_per_s, LIM_LINE128, mapped, bytes, sink, sms, 1ull << 22, runs, s, e0,
+                  e1) != 0)
+        rc = -1;
+out:
+    if (host != NULL)
+        cudaFreeHost(host);
+    return rc;
+}
+
 extern "C" int bench_gpu_limits(bench_limits *out, int runs)
 {
     int rc = 0;
@@ -290,7 +399,8 @@ extern "C" int bench_gpu_limits(bench_limits *out, int runs)
             time_kind(&out->cas_per_s, LIM_CAS, a, bytes, sink, sms, 1ull << 28, runs, s, e0,
                       e1) != 0 ||
             time_kind(&out->index_per_s, LIM_INDEX, a, bytes, sink, sms, 1ull << 30, runs, s, e0,
-                      e1) != 0)
+                      e1) != 0 ||
+            pcie_limits(out, a, bytes, sink, sms, runs, s, e0, e1) != 0)
             rc = -1;
     }
 out:

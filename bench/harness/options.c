@@ -24,6 +24,7 @@ enum {
     OPT_DESIGN,
     OPT_DIM,
     OPT_BATCH,
+    OPT_CACHE_HBM,
     OPT_QUICK,
     OPT_OUT,
     OPT_VERSION,
@@ -41,6 +42,7 @@ static const struct option long_options[] = {
     {"design", required_argument, NULL, OPT_DESIGN},
     {"dim", required_argument, NULL, OPT_DIM},
     {"batch", required_argument, NULL, OPT_BATCH},
+    {"cache-hbm-fraction", required_argument, NULL, OPT_CACHE_HBM},
     {"quick", no_argument, NULL, OPT_QUICK},
     {"out", required_argument, NULL, OPT_OUT},
     {"help", no_argument, NULL, 'h'},
@@ -70,6 +72,9 @@ void bench_options_usage(FILE *f)
             "                           sizes below)\n"
             "  --batch N                cache, cache-hitrate, caching, tiered: keys per call (default:\n"
             "                           below)\n"
+            "  --cache-hbm-fraction F   cache: the values of the first F (0..1) of the slots in\n"
+            "                           device memory, the rest in mapped host memory\n"
+            "                           (value_hbm_bytes; default 1: all in device memory)\n"
             "  --quick                  quick sizes for the named workloads\n"
             "  --out DIR                results folder (default %s)\n"
             "  -h, --help               this text\n"
@@ -314,6 +319,16 @@ static int take(bench_options *o, int opt, const char *name, const char *v)
             return 2;
         }
         return 0;
+    case OPT_CACHE_HBM: {
+        char *end = NULL;
+        double f = strtod(v, &end);
+        if (end == v || *end != '\0' || !(f >= 0.0 && f <= 1.0)) {
+            fprintf(stderr, "hive-bench: --cache-hbm-fraction takes a number in 0..1 (got '%s')\n", v);
+            return 2;
+        }
+        o->cache_hbm_fraction = f;
+        return 0;
+    }
     case OPT_GEOMETRY:
         if (parse_geometry(v, &o->bucket_slots, &o->lanes_per_op) != 0) {
             fprintf(stderr, "hive-bench: --geometry takes SxT: S slots per bucket and "
@@ -382,6 +397,7 @@ int bench_options_parse(bench_options *o, int argc, char **argv)
     o->runs = BENCH_DEFAULT_RUNS;
     o->out_dir = BENCH_DEFAULT_OUT;
     o->design = "hive";
+    o->cache_hbm_fraction = 1.0;
 
     /* getopt_long names the program by argv[0] in its messages: a copy of
      * argv whose [0] is the bare name keeps them as short as ours. */

@@ -27,6 +27,7 @@ typedef struct bench_options {
     uint32_t dims[BENCH_CACHE_MAX_DIMS]; /* --dim: cache value widths; ndims 0 = defaults' */
     int ndims;
     uint64_t batch;            /* --batch: cache keys per call; 0 = defaults' */
+    double cache_hbm_fraction; /* --cache-hbm-fraction: of the cache's values in device memory; 1 = all */
     int quick;                 /* --quick */
     int help, version;
     const char *out_dir;

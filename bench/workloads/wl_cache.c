@@ -30,7 +30,20 @@
  * after the fill; for dim >= 8 also the GB/s of value bytes the op must read
  * and write, with the device-to-device copy rate of `limits` as its limit on
  * the GPU (dim 1, and the ops that move no values, keep the sector-gather
- * limit). */
+ * limit).
+ *
+ * --cache-hbm-fraction F keeps the values of the first F of the slots in
+ * device memory and the rest in mapped host memory (hive.h's
+ * value_hbm_bytes).  Then the GB/s of every op that moves values (every dim)
+ * are the value bytes that cross PCIe: the table's side of its copies (what
+ * it reads or writes in the table) times the share of slots in host memory,
+ * which the uniform keys meet in proportion.  Their limit on the GPU is
+ * `limits`' pinned copy rate in the direction they move: copy-h2d for find
+ * (values come from the host), copy-d2h for the fill and the inserts, the
+ * sum for insert_and_evict (evicted values come out as new ones go in);
+ * limits' mapped-* rows show what a kernel alone gets.  The CPU
+ * backend takes the option (its second array is host memory like the
+ * first) and reports as without it. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -66,6 +79,7 @@ typedef struct cache_run {
     double secs[NOPS], keys[NOPS], bytes[NOPS];
     double load;
     uint64_t held;
+    double host_share; /* of the value bytes, in host memory (--cache-hbm-fraction) */
 } cache_run;
 
 static int cache_size(bench_ctx *c, hive_cache *t, uint64_t *size)
@@ -121,6 +135,8 @@ static int run_once(bench_ctx *c, const cache_point *p, int r, cache_bufs *b, ca
     cfg.bucket_slots = BENCH_CACHE_BUCKET_SLOTS;
     cfg.dual_bucket = (uint32_t)p->dual;
     cfg.threads = c->threads;
+    if (c->cache_hbm_fraction < 1.0)
+        cfg.value_hbm_bytes = (uint64_t)(c->cache_hbm_fraction * (double)p->slots) * p->dim * sizeof(float);
     hive_status s = hive_cache_create(&cfg, &t);
     if (s != HIVE_SUCCESS) {
         fprintf(stderr, "hive_cache_create(%llu slots, dim %u): %s: %s\n",
@@ -274,11 +290,16 @@ static int run_once(bench_ctx *c, const cache_point *p, int r, cache_bufs *b, ca
     next += B;
 
     {
-        /* the footprint from the layout (docs/cache.md): digest, key, score and
-         * value per slot; the cache API has no stats call */
+        /* the footprint from the layout (docs/cache.md): digest, key and score
+         * per slot, and the values in device memory; the cache API has no
+         * stats call */
         hive_cache_config got;
-        if (hive_cache_get_config(t, &got) == HIVE_SUCCESS)
-            f->held = got.capacity * (8u + 8u + 1u + (uint64_t)got.dim * 4u);
+        if (hive_cache_get_config(t, &got) == HIVE_SUCCESS) {
+            /* the CPU backend's values are all host memory: no PCIe */
+            uint64_t all = got.capacity * (uint64_t)got.dim * 4u, device = c->gpu ? got.value_hbm_bytes : all;
+            f->held = got.capacity * (8u + 8u + 1u) + device;
+            f->host_share = all ? (double)(all - device) / (double)all : 0.0;
+        }
     }
     hive_cache_destroy(t);
     return 0;
@@ -287,32 +308,54 @@ fail:
     return -1;
 }
 
+/* With values in host memory: the PCIe ceiling of an op's value traffic
+ * (top of file) in bytes/s, and its name; 0 before `limits` has run. */
+static double pcie_limit(const bench_ctx *c, int which, const char **name)
+{
+    const bench_limits *l = &c->limits;
+    if (!c->gpu || !c->limits_done || l->host_bytes == 0)
+        return 0;
+    if (which == OP_FIND)
+        return *name = "copy-h2d", l->h2d_bytes_per_s.median;
+    if (which == OP_EVICT)
+        return *name = "copy-h2d+d2h", l->h2d_bytes_per_s.median + l->d2h_bytes_per_s.median;
+    return *name = "copy-d2h", l->d2h_bytes_per_s.median;
+}
+
 /* A row from per-run rates: G keys/s (median, slowest, fastest) and, for
- * dim >= 8 and an op that moves values, GB/s of value bytes. */
+ * dim >= 8 and an op that moves values, GB/s of value bytes; with values in
+ * host memory, for every dim, GB/s of value bytes over PCIe. */
 static void add_row(bench_ctx *c, const char *op, uint64_t n, double load, uint32_t dim,
                     const cache_run *runs, int nruns, int which, int ok)
 {
+    const int tiered = runs[0].host_share > 0;
     double rate[BENCH_MAX_RUNS], gbs[BENCH_MAX_RUNS];
     for (int r = 0; r < nruns; r++) {
         double t = runs[r].secs[which] > 0 ? runs[r].secs[which] : NAN;
+        /* the table's side of the copies is half of bytes[] (read + written) */
+        double moved = tiered ? runs[r].bytes[which] / 2 * runs[r].host_share : runs[r].bytes[which];
         rate[r] = runs[r].keys[which] / t;
-        gbs[r] = runs[r].bytes[which] / t / 1e9;
+        gbs[r] = moved / t / 1e9;
     }
     bench_spread sr = bench_spread_sort(rate, nruns);
     bench_row *row = bench_row_rate(c, op, n, load, (double)dim, sr.median, runs[0].held, nruns,
                                     ok);
     row->gops_min = sr.min / 1e9;
     row->gops_max = sr.max / 1e9;
-    if (dim < 8 || runs[0].bytes[which] <= 0)
+    if ((dim < 8 && !tiered) || runs[0].bytes[which] <= 0)
         return;
     bench_spread sb = bench_spread_sort(gbs, nruns);
     row->value = sb.median;
     row->value_min = sb.min;
     row->value_max = sb.max;
-    snprintf(row->unit, sizeof row->unit, "GB/s");
-    if (c->gpu && c->limits_done && c->limits.copy_bytes_per_s.median > 0) {
-        snprintf(row->limit, sizeof row->limit, "copy");
-        row->fraction = sb.median * 1e9 / c->limits.copy_bytes_per_s.median;
+    snprintf(row->unit, sizeof row->unit, tiered ? "GB/s pcie" : "GB/s");
+    const char *name = NULL;
+    double limit = tiered ? pcie_limit(c, which, &name) : 0;
+    if (!tiered && c->gpu && c->limits_done && c->limits.copy_bytes_per_s.median > 0)
+        name = "copy", limit = c->limits.copy_bytes_per_s.median;
+    if (limit > 0) {
+        snprintf(row->limit, sizeof row->limit, "%s", name);
+        row->fraction = sb.median * 1e9 / limit;
     }
 }
 
@@ -338,12 +381,12 @@ static int point(bench_ctx *c, const cache_point *p, cache_bufs *b)
     return 0;
 }
 
-/* Device (or host) bytes one point needs: the table from its layout and the
- * batch buffers. */
-static uint64_t point_bytes(uint64_t slots, uint64_t batch, uint32_t dim)
+/* Device (or host) bytes one point needs: the table from its layout (on a
+ * GPU only the share `hbm` of its values) and the batch buffers. */
+static uint64_t point_bytes(uint64_t slots, uint64_t batch, uint32_t dim, double hbm)
 {
     uint64_t v = 4ull * dim;
-    return slots * (8 + 8 + 1 + v) + batch * (8 + 8 + 1 + 3 * v);
+    return slots * (8 + 8 + 1) + (uint64_t)((double)slots * hbm) * v + batch * (8 + 8 + 1 + 3 * v);
 }
 
 int wl_cache(bench_ctx *c)
@@ -363,8 +406,12 @@ int wl_cache(bench_ctx *c)
         batch = slots / 4 > 0 ? slots / 4 : 1;
     int ndims = c->ndims ? c->ndims : d->cache_ndims;
     const uint32_t *dims = c->ndims ? c->dims : d->cache_dims;
-    snprintf(c->geometry, sizeof c->geometry, "%u slots LRU",
-             BENCH_CACHE_BUCKET_SLOTS ? BENCH_CACHE_BUCKET_SLOTS : 32u);
+    if (c->cache_hbm_fraction < 1.0)
+        snprintf(c->geometry, sizeof c->geometry, "%u slots LRU hbm %.3g",
+                 BENCH_CACHE_BUCKET_SLOTS ? BENCH_CACHE_BUCKET_SLOTS : 32u, c->cache_hbm_fraction);
+    else
+        snprintf(c->geometry, sizeof c->geometry, "%u slots LRU",
+                 BENCH_CACHE_BUCKET_SLOTS ? BENCH_CACHE_BUCKET_SLOTS : 32u);
 
     /* the dims that fit: the points run one at a time, buffers for the widest */
     uint64_t avail = (uint64_t)((double)bench_free_memory(c) *
@@ -372,7 +419,7 @@ int wl_cache(bench_ctx *c)
     uint32_t run_dims[BENCH_CACHE_MAX_DIMS], dmax = 0;
     int nrun = 0;
     for (int i = 0; i < ndims; i++) {
-        uint64_t need = point_bytes(slots, batch, dims[i]);
+        uint64_t need = point_bytes(slots, batch, dims[i], c->gpu ? c->cache_hbm_fraction : 1.0);
         if (avail != 0 && need > avail) {
             printf("cache: dim %u skipped: it needs about %.1f GiB, %.1f GiB may be used\n",
                    dims[i], (double)need / (1ull << 30), (double)avail / (1ull << 30));

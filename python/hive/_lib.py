@@ -210,7 +210,8 @@ class ValueType(enum.IntEnum):
     BYTES = 4
 
 
-CACHE_CONFIG_VERSION = 1
+CACHE_CONFIG_VERSION = 2
+CACHE_HBM_UNLIMITED = 2**64 - 1  # value_hbm_bytes: every value in device memory
 
 
 class CacheConfig(ctypes.Structure):
@@ -228,6 +229,7 @@ class CacheConfig(ctypes.Structure):
         ("bucket_slots", ctypes.c_uint32),
         ("dual_bucket", ctypes.c_uint32),
         ("threads", ctypes.c_uint32),
+        ("value_hbm_bytes", ctypes.c_uint64),
     ]
 
 

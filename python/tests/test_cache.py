@@ -200,3 +200,15 @@ def test_closed_cache():
     c.close()
     with pytest.raises(ValueError, match="closed"):
         c.find(keys(1))
+
+
+def test_value_hbm_bytes_budget():
+    """value_hbm_bytes: rounded down to whole values, reported resolved; the values of both parts read back."""
+    with hive.CacheTable(capacity=256, dim=DIM, backend="cpu", threads=2, value_hbm_bytes=100 * 16 + 9) as c:
+        assert c.config.value_hbm_bytes == 100 * 16
+        k = np.arange(1, 201, dtype=np.uint64)
+        c.insert_or_assign(k, rows(k))
+        values, found = c.find(k)
+        assert found.sum() == len(c) and (values[found][:, 0] == k[found].astype(np.float32)).all()
+    with hive.CacheTable(capacity=256, dim=DIM, backend="cpu") as c:
+        assert c.config.value_hbm_bytes == c.config.capacity * DIM * 4

@@ -102,7 +102,7 @@ hive_status hive_cache_destroy(hive_cache *cache)
 static hive_status get_config_entered(const hive_cache *c, hive_cache_config *config)
 {
     HIVE_CHECK_ARG(config != NULL, "hive_cache_get_config", "config is NULL");
-    *config = c->config;
+    memcpy(config, &c->config, hive_cache_config_bytes_of(config));
     return HIVE_SUCCESS;
 }
 

@@ -485,7 +485,7 @@ HIVE_PROTO void hive_cache_begin(hive_cache_view *v, const hive_cache_batch *b, 
         st->result = HIVE_RESULT_FOUND;
         st->score = b->scores_out ? v->scores[s] : 0;
         if (b->op == HIVE_CACHE_FIND && b->values_out) {
-            st->out_src = v->values + s * vb;
+            st->out_src = hive_cache_value_at(v, s);
             st->out_dst = (uint8_t *)b->values_out + i * vb;
         }
         return;
@@ -536,7 +536,7 @@ HIVE_PROTO void hive_cache_begin(hive_cache_view *v, const hive_cache_batch *b, 
     }
 
     st->locked = 1;
-    uint8_t *slot_value = v->values + c.slot * vb;
+    uint8_t *slot_value = hive_cache_value_at(v, c.slot);
     int existed = c.kind == HIVE_CACHE_FOUND;
     st->score = hive_cache_score(b->policy, existed, c.old_score, inc, clock, v->epoch);
     st->found = (uint8_t)existed;

@@ -1,7 +1,10 @@
-/* cache_config.c — a caller's hive_cache_config made into a cache's: checked,
- * every default resolved (bucket slots, threads, capacity in whole buckets),
- * and the backend picked.  The one place the cache's defaults live: backends
- * get the resolved config and may only reject it. */
+/* cache_config.c — a caller's hive_cache_config made into a cache's: taken
+ * from an older header's layout, checked, every default resolved (bucket
+ * slots, threads, capacity in whole buckets, the values' device budget in
+ * whole values), and the backend picked.  The one place the cache's
+ * defaults live: backends get the resolved config and may only reject it. */
+#include <stddef.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "backend.h" /* hive_backend_resolve */
@@ -23,16 +26,42 @@ void hive_cache_config_init(hive_cache_config *config)
         *config = defaults;
 }
 
+/* Version 2 only appended: version 1's fields keep their offsets. */
+_Static_assert(offsetof(hive_cache_config, value_hbm_bytes) == HIVE_OLDEST_CACHE_CONFIG_SIZE,
+               "version 1's hive_cache_config ended where value_hbm_bytes begins");
+
+uint32_t hive_cache_config_bytes_of(const hive_cache_config *c)
+{
+    return c->struct_size >= HIVE_OLDEST_CACHE_CONFIG_SIZE && c->struct_size < sizeof *c
+               ? c->struct_size
+               : (uint32_t)sizeof *c;
+}
+
+/* The caller's config as this header's: what an older header's config
+ * lacks (version 1's value_hbm_bytes) takes its default. */
+static hive_status upgrade_config(const hive_cache_config *in, hive_cache_config *out)
+{
+    static const char call[] = "hive_cache_create";
+    HIVE_CHECK_ARG(in != NULL, call, "config is NULL");
+    HIVE_CHECK_ARG(in->struct_size >= HIVE_OLDEST_CACHE_CONFIG_SIZE && in->struct_size <= sizeof *in, call,
+                   "config.struct_size is %u, expected %u (or an older header's, down to %u): start from "
+                   "HIVE_CACHE_CONFIG_INIT",
+                   in->struct_size, (unsigned)sizeof *in, HIVE_OLDEST_CACHE_CONFIG_SIZE);
+    HIVE_CHECK_ARG(in->version >= 1 && in->version <= HIVE_CACHE_CONFIG_VERSION, call,
+                   "config.version is %u, this library takes 1..%u", in->version,
+                   HIVE_CACHE_CONFIG_VERSION);
+    hive_cache_config_init(out);
+    memcpy(out, in, in->struct_size);
+    if (in->version < 2)
+        out->value_hbm_bytes = HIVE_CACHE_HBM_UNLIMITED;
+    out->struct_size = sizeof *out;
+    out->version = HIVE_CACHE_CONFIG_VERSION;
+    return HIVE_SUCCESS;
+}
+
 static hive_status check_config(const hive_cache_config *c)
 {
     static const char call[] = "hive_cache_create";
-    HIVE_CHECK_ARG(c != NULL, call, "config is NULL");
-    HIVE_CHECK_ARG(c->struct_size == sizeof(hive_cache_config), call,
-                   "config.struct_size is %u, expected %u: start from HIVE_CACHE_CONFIG_INIT",
-                   c->struct_size, (unsigned)sizeof(hive_cache_config));
-    HIVE_CHECK_ARG(c->version == HIVE_CACHE_CONFIG_VERSION, call,
-                   "config.version is %u, this library takes %u", c->version,
-                   HIVE_CACHE_CONFIG_VERSION);
     HIVE_CHECK_ARG(c->backend == HIVE_BACKEND_AUTO || c->backend == HIVE_BACKEND_CUDA ||
                        c->backend == HIVE_BACKEND_CPU,
                    call, "config.backend %d is not a hive_backend", (int)c->backend);
@@ -75,8 +104,9 @@ static const hive_cache_backend_ops *pick_backend(hive_cache_config *c)
 hive_status hive_cache_config_resolve(const hive_cache_config *config, hive_cache_config *resolved,
                                       uint64_t *buckets, const hive_cache_backend_ops **ops)
 {
-    HIVE_TRY(check_config(config));
-    hive_cache_config c = *config;
+    hive_cache_config c;
+    HIVE_TRY(upgrade_config(config, &c));
+    HIVE_TRY(check_config(&c));
     if (c.threads == 0) {
         long cores = sysconf(_SC_NPROCESSORS_ONLN);
         c.threads = cores > 0 ? (uint32_t)cores : 1u;
@@ -89,6 +119,11 @@ hive_status hive_cache_config_resolve(const hive_cache_config *config, hive_cach
                          "this build of hive has no CUDA backend (built with HIVE_WITH_CUDA=OFF)");
     *buckets = c.capacity / c.bucket_slots + (c.capacity % c.bucket_slots != 0);
     c.capacity = *buckets * c.bucket_slots;
+    /* Whole values, at most all of them: what the backends split at
+     * (value_hbm_bytes / value bytes is the first slot in host memory). */
+    uint64_t value_bytes = (uint64_t)c.dim * hive_value_type_size(c.value_type);
+    uint64_t hbm_slots = c.value_hbm_bytes / value_bytes;
+    c.value_hbm_bytes = (hbm_slots < c.capacity ? hbm_slots : c.capacity) * value_bytes;
     *resolved = c;
     return HIVE_SUCCESS;
 }

@@ -28,8 +28,18 @@ struct hive_cache {
     hive_group_lock group;      /* readers' and writers' calls (group_lock.h) */
 };
 
-/* cache_config.c: checks *config, resolves its defaults into *resolved
- * (capacity rounded up to *buckets whole buckets) and picks the backend. */
+/* The smallest hive_cache_config any header had (version 1: 48 bytes). */
+#define HIVE_OLDEST_CACHE_CONFIG_SIZE 48u
+
+/* cache_config.c: the bytes of a hive_cache_config the caller's header has
+ * (its struct_size when that names an older header's size, else this
+ * one's): what hive_cache_get_config may write. */
+uint32_t hive_cache_config_bytes_of(const hive_cache_config *c);
+
+/* cache_config.c: checks *config (upgraded from an older header's
+ * layout), resolves its defaults into *resolved (capacity rounded up to
+ * *buckets whole buckets, value_hbm_bytes to whole values, at most all) and
+ * picks the backend. */
 hive_status hive_cache_config_resolve(const hive_cache_config *config, hive_cache_config *resolved,
                                       uint64_t *buckets, const hive_cache_backend_ops **ops);
 

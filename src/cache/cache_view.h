@@ -9,8 +9,14 @@
  *               sector for 32 slots) and a miss reads no key;
  *   keys[i]     the key, or a sentinel (below);
  *   scores[i]   the score;
- *   values + i * value_bytes   the value.
- * plus one lock bit per bucket (inserters of new keys take it). */
+ *   the value: value_bytes at hive_cache_value_at(view, i).
+ * plus one lock bit per bucket (inserters of new keys take it).
+ *
+ * Values are split by slot position (hive.h's value_hbm_bytes): slots
+ * below value_split keep theirs in `values`, the rest in a second array,
+ * which the CUDA backend puts in mapped host memory.  Every access goes
+ * through hive_cache_value_at, so that no operation knows where a value
+ * lives. */
 #ifndef HIVE_CACHE_VIEW_H
 #define HIVE_CACHE_VIEW_H
 
@@ -43,7 +49,11 @@ typedef struct hive_cache_view {
     uint8_t *digests;
     uint64_t *keys;
     uint64_t *scores;
-    uint8_t *values;
+    uint8_t *values;      /* slots [0, value_split): value i at values + i * value_bytes */
+    uintptr_t values_far; /* slots [value_split, buckets * slots): the second array's address
+                             less value_split * value_bytes, modulo 2^64, so that value i is at
+                             values_far + i * value_bytes there too */
+    uint64_t value_split; /* buckets * slots when every value is in `values` */
     uint32_t *locks;      /* (buckets + 31) / 32 words: bit b % 32 of word b / 32 */
     uint64_t buckets;
     uint32_t slots;       /* per bucket: 32, 64 or 128 */
@@ -51,6 +61,21 @@ typedef struct hive_cache_view {
     uint32_t dual;        /* 1: two buckets per key */
     uint32_t epoch;       /* for the EPOCH_* policies */
 } hive_cache_view;
+
+/* The value of slot i: one compare and a select of the base, so that a
+ * table whose values are all in `values` pays nothing for the split but the
+ * compare (which always goes one way there). */
+HIVE_HD uint8_t *hive_cache_value_at(const hive_cache_view *v, uint64_t i)
+{
+    uintptr_t base = i < v->value_split ? (uintptr_t)v->values : v->values_far;
+    return (uint8_t *)(base + (uintptr_t)(i * v->value_bytes));
+}
+
+/* The values_far of a second array `far` that begins at slot `split`. */
+HIVE_HD uintptr_t hive_cache_far_base(const uint8_t *far, uint64_t split, uint32_t value_bytes)
+{
+    return (uintptr_t)far - (uintptr_t)(split * value_bytes);
+}
 
 /* Where a key may live: its bucket(s) and its digest. */
 typedef struct hive_cache_place {

@@ -25,8 +25,10 @@
 typedef struct cpu_cache {
     hive_cache_view view;    /* view.epoch unused: each call brings its own */
     uint32_t value_type;
-    void *memory;            /* one mapping: digests, keys, scores, values, locks */
+    void *memory;            /* one mapping: digests, keys, scores, the first values, locks */
     size_t memory_bytes;
+    void *far;               /* a mapping of the values past view.value_split, or NULL */
+    size_t far_bytes;
     hive_cpu_pool *pool;
 } cpu_cache;
 
@@ -247,7 +249,7 @@ static void export_range(hive_cpu_loop *loop, uint64_t begin, uint64_t end)
         if (job->scores != NULL)
             job->scores[at] = v->scores[s];
         if (job->values != NULL)
-            memcpy(job->values + at * v->value_bytes, v->values + s * v->value_bytes, v->value_bytes);
+            memcpy(job->values + at * v->value_bytes, hive_cache_value_at(v, s), v->value_bytes);
         at++;
     }
 }
@@ -317,37 +319,65 @@ static hive_status cpu_cache_clear(void *impl, hive_stream stream)
 
 /* ---------------------------------------------------------------- create, destroy */
 
+static void free_cache(cpu_cache *cc)
+{
+    if (cc->pool != NULL)
+        hive_cpu_pool_release(cc->pool);
+    if (cc->far != NULL)
+        hive_cpu_unmap(cc->far, cc->far_bytes);
+    if (cc->memory != NULL)
+        hive_cpu_unmap(cc->memory, cc->memory_bytes);
+    hive_host_free(cc);
+}
+
+/* Values are host memory here either way; the budget still splits them at
+ * the same slot as on a GPU (hive.h), into a second mapping, so that the
+ * two arrays behind hive_cache_value_at are the CPU's to test too. */
 static hive_status cpu_cache_create(const hive_cache_config *config, uint64_t buckets, void **impl)
 {
     static const char call[] = "hive_cache_create";
     uint32_t vb = config->dim * hive_value_type_size(config->value_type);
     uint64_t slots = buckets * config->bucket_slots;
+    uint64_t split = config->value_hbm_bytes / vb; /* resolved: whole values, <= slots */
     /* No overflow: slots <= 2^39 (cache_config.c) and vb <= 2^20. */
     uint64_t keys_at = align_up(slots);
     uint64_t scores_at = keys_at + align_up(slots * sizeof(uint64_t));
     uint64_t values_at = scores_at + align_up(slots * sizeof(uint64_t));
-    uint64_t locks_at = values_at + align_up(slots * vb);
+    uint64_t locks_at = values_at + align_up(split * vb);
     uint64_t bytes = locks_at + align_up((buckets + 31) / 32 * sizeof(uint32_t));
-    if (!hive_cpu_memory_allows(bytes))
+    uint64_t far_bytes = (slots - split) * vb;
+    if (!hive_cpu_memory_allows(bytes + far_bytes))
         return hive_fail(HIVE_ERROR_OUT_OF_MEMORY, call,
                          "%llu slots of %u-byte values need %llu bytes, more than the machine's memory",
-                         (unsigned long long)slots, vb, (unsigned long long)bytes);
+                         (unsigned long long)slots, vb, (unsigned long long)(bytes + far_bytes));
     cpu_cache *cc = hive_host_calloc(1, sizeof *cc);
     if (cc == NULL)
         return hive_fail(HIVE_ERROR_OUT_OF_MEMORY, call, "no host memory for the CPU cache");
     uint8_t *m = hive_cpu_map((size_t)bytes); /* zeroed: digests, scores, values, locks */
     if (m == NULL) {
-        hive_host_free(cc);
+        free_cache(cc);
         return hive_fail(HIVE_ERROR_OUT_OF_MEMORY, call, "no host memory for %llu slots (%llu bytes)",
                          (unsigned long long)slots, (unsigned long long)bytes);
     }
     cc->memory = m;
     cc->memory_bytes = (size_t)bytes;
+    if (far_bytes != 0) {
+        cc->far = hive_cpu_map((size_t)far_bytes);
+        if (cc->far == NULL) {
+            free_cache(cc);
+            return hive_fail(HIVE_ERROR_OUT_OF_MEMORY, call,
+                             "no host memory for the values of slots %llu and up (%llu bytes)",
+                             (unsigned long long)split, (unsigned long long)far_bytes);
+        }
+        cc->far_bytes = (size_t)far_bytes;
+    }
     cc->value_type = config->value_type;
     cc->view.digests = m;
     cc->view.keys = (uint64_t *)(void *)(m + keys_at);
     cc->view.scores = (uint64_t *)(void *)(m + scores_at);
     cc->view.values = m + values_at;
+    cc->view.values_far = hive_cache_far_base(cc->far, split, vb);
+    cc->view.value_split = split;
     cc->view.locks = (uint32_t *)(void *)(m + locks_at);
     cc->view.buckets = buckets;
     cc->view.slots = config->bucket_slots;
@@ -356,21 +386,15 @@ static hive_status cpu_cache_create(const hive_cache_config *config, uint64_t bu
     memset(cc->view.keys, 0xFF, (size_t)slots * sizeof(uint64_t)); /* every key EMPTY */
     hive_status s = hive_cpu_pool_acquire(config->threads > 1 ? config->threads - 1 : 0, call, &cc->pool);
     if (s != HIVE_SUCCESS) {
-        hive_cpu_unmap(cc->memory, cc->memory_bytes);
-        hive_host_free(cc);
+        cc->pool = NULL;
+        free_cache(cc);
         return s;
     }
     *impl = cc;
     return HIVE_SUCCESS;
 }
 
-static void cpu_cache_destroy(void *impl)
-{
-    cpu_cache *cc = impl;
-    hive_cpu_pool_release(cc->pool);
-    hive_cpu_unmap(cc->memory, cc->memory_bytes);
-    hive_host_free(cc);
-}
+static void cpu_cache_destroy(void *impl) { free_cache(impl); }
 
 /* ---------------------------------------------------------------- memory */
 
@@ -388,7 +412,8 @@ static hive_status cpu_cache_check_pointer(const void *impl, const void *p, cons
 static uint64_t cpu_cache_bytes_held(const void *impl)
 {
     const cpu_cache *cc = impl;
-    return hive_cpu_map_size(cc->memory_bytes) + sizeof *cc + hive_cpu_pool_bytes(cc->pool);
+    return hive_cpu_map_size(cc->memory_bytes) + (cc->far != NULL ? hive_cpu_map_size(cc->far_bytes) : 0) +
+           sizeof *cc + hive_cpu_pool_bytes(cc->pool);
 }
 
 static void *cpu_cache_alloc_io(const void *impl, size_t bytes)

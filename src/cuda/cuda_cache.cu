@@ -89,6 +89,8 @@ typedef struct hive_cache_cuda {
     int device;
     int sm_count;
     hive_cache_view view; /* device pointers; epoch set per call */
+    uint8_t *host_values; /* pinned mapped host memory: the values of slots view.value_split and up,
+                             NULL when every value is in device memory (hive.h, value_hbm_bytes) */
     int per_sm[K_KERNELS]; /* resident blocks per SM of each kernel */
     uint64_t *counters;      /* device: HIVE_CACHE_COUNTER_BLOCKS blocks of HIVE_CACHE_CTR_BLOCK */
     uint64_t *host_counters; /* pinned host, as many */
@@ -99,23 +101,53 @@ static uint64_t table_slots(const hive_cache_cuda *c) { return c->view.buckets *
 
 static uint64_t lock_bytes(const hive_cache_cuda *c) { return (c->view.buckets + 31) / 32 * sizeof(uint32_t); }
 
+/* Device memory held: every array but the host part of the values. */
 static uint64_t bytes_held(const hive_cache_cuda *c)
 {
     uint64_t n = table_slots(c);
-    return n * (1 + 2 * sizeof(uint64_t) + c->view.value_bytes) + lock_bytes(c) +
+    return n * (1 + 2 * sizeof(uint64_t)) + c->view.value_split * c->view.value_bytes + lock_bytes(c) +
            HIVE_CACHE_COUNTER_BLOCKS * HIVE_CACHE_CTR_BLOCK * sizeof(uint64_t);
 }
 
-/* Every slot free: digests 0, keys EMPTY, scores 0, values 0, locks clear.
- * Queued on s. */
+/* Every slot free: digests 0, keys EMPTY, scores 0, device values 0, locks
+ * clear.  Queued on s.  Host values stay as they are: a free slot's value is
+ * never read (as on the CPU backend), and zeroing them would cost a pass
+ * over PCIe. */
 static hive_status clear_arrays(const hive_cache_cuda *c, cudaStream_t s, const char *call)
 {
     uint64_t n = table_slots(c);
     HIVE_CUDA_TRY(cudaMemsetAsync(c->view.digests, 0, n, s), call);
     HIVE_CUDA_TRY(cudaMemsetAsync(c->view.keys, 0xFF, n * sizeof(uint64_t), s), call);
     HIVE_CUDA_TRY(cudaMemsetAsync(c->view.scores, 0, n * sizeof(uint64_t), s), call);
-    HIVE_CUDA_TRY(cudaMemsetAsync(c->view.values, 0, n * c->view.value_bytes, s), call);
+    if (c->view.value_split != 0)
+        HIVE_CUDA_TRY(cudaMemsetAsync(c->view.values, 0, c->view.value_split * c->view.value_bytes, s), call);
     HIVE_CUDA_TRY(cudaMemsetAsync(c->view.locks, 0, lock_bytes(c), s), call);
+    return HIVE_SUCCESS;
+}
+
+/* The values of slots value_split and up in pinned host memory, mapped
+ * into every device's address space (portable), reached by the kernels
+ * through its device address. */
+static hive_status alloc_host_values(hive_cache_cuda *c, uint64_t slots, const char *call)
+{
+    uint64_t split = c->view.value_split, bytes = (slots - split) * c->view.value_bytes;
+    c->view.values_far = 0;
+    if (bytes == 0)
+        return HIVE_SUCCESS;
+    if (hive_alloc_should_fail())
+        return hive_fail(HIVE_ERROR_OUT_OF_MEMORY, call, "host values: injected allocation failure");
+    cudaError_t e = cudaHostAlloc((void **)&c->host_values, (size_t)bytes, cudaHostAllocMapped | cudaHostAllocPortable);
+    if (e != cudaSuccess) {
+        c->host_values = NULL;
+        cudaGetLastError();
+        return hive_fail(e == cudaErrorMemoryAllocation ? HIVE_ERROR_OUT_OF_MEMORY : HIVE_ERROR_CUDA, call,
+                         "cudaHostAlloc(values of slots %llu and up, %llu bytes): %s", (unsigned long long)split,
+                         (unsigned long long)bytes, cudaGetErrorString(e));
+    }
+    void *mapped = NULL;
+    HIVE_TRY(hive_cuda_status(cudaHostGetDevicePointer(&mapped, c->host_values, 0), call,
+                              "cudaHostGetDevicePointer(host values)"));
+    c->view.values_far = hive_cache_far_base((const uint8_t *)mapped, split, c->view.value_bytes);
     return HIVE_SUCCESS;
 }
 
@@ -125,6 +157,8 @@ static void free_cache(hive_cache_cuda *c)
     cudaFree(c->view.keys);
     cudaFree(c->view.scores);
     cudaFree(c->view.values);
+    if (c->host_values != NULL)
+        cudaFreeHost(c->host_values);
     cudaFree(c->view.locks);
     cudaFree(c->counters);
     cudaFreeHost(c->host_counters);
@@ -193,12 +227,18 @@ static hive_status cache_create(const hive_cache_config *config, uint64_t bucket
     c->view.epoch = 0;
     {
         uint64_t n = buckets * c->view.slots;
+        /* Resolved: whole values, at most n of them (cache_config.c). */
+        c->view.value_split = config->value_hbm_bytes / value_bytes;
         /* cudaMalloc's 256-byte alignment keeps each bucket's digests whole
-         * sectors (32-byte loads) and pairs of scores 16-byte aligned. */
+         * sectors (32-byte loads) and pairs of scores 16-byte aligned; the
+         * host values are page-aligned, so a value's words keep the same
+         * alignment in either array (the copy width is one for both). */
         HIVE_TRY_GOTO(device_alloc((void **)&c->view.digests, n, call, "digests"), st, fail);
         HIVE_TRY_GOTO(device_alloc((void **)&c->view.keys, n * sizeof(uint64_t), call, "keys"), st, fail);
         HIVE_TRY_GOTO(device_alloc((void **)&c->view.scores, n * sizeof(uint64_t), call, "scores"), st, fail);
-        HIVE_TRY_GOTO(device_alloc((void **)&c->view.values, n * value_bytes, call, "values"), st, fail);
+        HIVE_TRY_GOTO(device_alloc((void **)&c->view.values, c->view.value_split * value_bytes, call, "values"),
+                      st, fail);
+        HIVE_TRY_GOTO(alloc_host_values(c, n, call), st, fail);
         HIVE_TRY_GOTO(device_alloc((void **)&c->view.locks, lock_bytes(c), call, "bucket locks"), st, fail);
     }
     HIVE_TRY_GOTO(device_alloc((void **)&c->counters,

@@ -458,7 +458,7 @@ __global__ void __launch_bounds__(HIVE_CACHE_THREADS)
                 scores[at] = score;
         }
         if (values != NULL)
-            hive_cache_copy_warp(take ? v.values + s * v.value_bytes : NULL,
+            hive_cache_copy_warp(take ? hive_cache_value_at(&v, s) : NULL,
                                  take ? values + at * v.value_bytes : NULL, 0, 0, &g);
     }
     hive_cache_finish(counters);

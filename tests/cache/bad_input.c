@@ -145,6 +145,7 @@ static void bad_configs(void)
         expect_bad_config(&c, name, #field " = " #value); \
     } while (0)
     BAD(struct_size, 8, "struct_size");
+    BAD(struct_size, 40, "struct_size"); /* under version 1's 48 bytes */
     BAD(struct_size, sizeof(hive_cache_config) + 8, "struct_size");
     BAD(version, 0, "version");
     BAD(version, HIVE_CACHE_CONFIG_VERSION + 1, "version");
@@ -199,6 +200,93 @@ static void bad_configs(void)
     else
         HT_CHECK_STATUS(s, HIVE_ERROR_OUT_OF_MEMORY, "%s", "a 2 PiB cache");
     HT_CHECK(cache == sentinel, "%s", "a failed create wrote *cache");
+}
+
+/* ---------------------------------------------------------------- value budgets */
+
+/* A cache of `budget` value bytes in device memory: what get_config reports
+ * (whole values, at most all), and every value read back right from both
+ * parts of a table run full (a first check; the differential, eviction and
+ * save_load programs cover every call under --hbm-fraction). */
+static void one_budget(uint64_t budget, uint64_t want, const char *why)
+{
+    ct_bufs b;
+    const uint32_t dim = 3; /* 12-byte values: a budget in bytes rarely whole */
+    const uint64_t n = 2048;
+    ct_bufs_init(&b, &T, n, dim * 4);
+    hive_cache_config c = ct_config(&T);
+    c.capacity = 1024;
+    c.dim = dim;
+    c.value_type = HIVE_VALUE_I32;
+    c.policy = HIVE_SCORE_CUSTOM;
+    c.value_hbm_bytes = budget;
+    hive_cache *cache = ct_open(&T, &c);
+    hive_cache_config got;
+    HT_MUST(hive_cache_get_config(cache, &got));
+    HT_CHECK_EQ(got.value_hbm_bytes, want, "value_hbm_bytes reported for %s", why);
+    for (uint64_t i = 0; i < n; i++) {
+        b.keys[i] = 5000 + i * 7;
+        b.scores[i] = 1 + i;
+        ct_value_make(b.values + i * dim * 4, HIVE_VALUE_I32, dim, b.keys[i], 3);
+    }
+    HT_MUST(hive_cache_insert_or_assign(cache, n, b.keys, b.values, b.scores, NULL, NULL));
+    HT_CHECK_EQ(ct_size(cache), 1024, "a full table (%s)", why);
+    HT_MUST(hive_cache_find(cache, n, b.keys, b.values_out, b.found, NULL, NULL));
+    uint64_t hits = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        if (!b.found[i])
+            continue;
+        hits++;
+        HT_CHECK(ct_value_check(b.values_out + i * dim * 4, HIVE_VALUE_I32, dim, b.keys[i], 3),
+                 "value of key %llu (%s)", (unsigned long long)b.keys[i], why);
+    }
+    HT_CHECK_EQ(hits, 1024, "keys found (%s)", why);
+    ct_close(cache);
+    ct_bufs_free(&b);
+}
+
+/* value_hbm_bytes: rounded down to whole values, capped at all of them, 0
+ * for none; and a config of version 1 (48 bytes, no such field) is taken
+ * with every value in device memory, get_config writing no byte past it. */
+static void value_budgets(void)
+{
+    ht_context("value budgets (%s)", T.backend_name);
+    const uint64_t all = 1024 * 12;
+    one_budget(HIVE_CACHE_HBM_UNLIMITED, all, "the default");
+    one_budget(0, 0, "0: every value in host memory");
+    one_budget(100, 96, "100 bytes: 8 whole values");
+    one_budget(all / 3 + 5, all / 3 / 12 * 12, "a third and 5 bytes");
+    one_budget(all + 11, all, "more than all the values");
+
+    hive_cache_config c = ct_config(&T);
+    c.capacity = 1024;
+    c.version = 1;
+    c.struct_size = 48;
+    c.value_hbm_bytes = 7; /* past a version-1 header's struct: not read */
+    hive_cache *cache = ct_open(&T, &c);
+    struct {
+        hive_cache_config config;
+        uint8_t guard[16];
+    } got;
+    memset(&got, 0xA5, sizeof got);
+    got.config.struct_size = 48;
+    HT_MUST(hive_cache_get_config(cache, &got.config));
+    HT_CHECK_EQ(got.config.capacity, 1024, "%s", "capacity of a version-1 config's cache");
+    HT_CHECK_EQ(got.config.version, HIVE_CACHE_CONFIG_VERSION, "%s", "version get_config reports");
+    const uint8_t *past = (const uint8_t *)&got.config + 48;
+    int untouched = 1;
+    for (const uint8_t *p = past; p < got.guard + sizeof got.guard; p++)
+        untouched &= *p == 0xA5;
+    HT_CHECK(untouched, "%s", "get_config wrote past a version-1 caller's 48 bytes");
+    ct_close(cache);
+    c = ct_config(&T);
+    c.capacity = 1024;
+    c.version = 1; /* a version-1 config with this header's size: the field is still ignored */
+    c.value_hbm_bytes = 0;
+    cache = ct_open(&T, &c);
+    HT_MUST(hive_cache_get_config(cache, &got.config));
+    HT_CHECK_EQ(got.config.value_hbm_bytes, 1024 * 4, "%s", "value_hbm_bytes of a version-1 config");
+    ct_close(cache);
 }
 
 /* ---------------------------------------------------------------- arguments */
@@ -432,6 +520,7 @@ static int oom_child(void)
     cfg.dim = 4;
     cfg.value_type = HIVE_VALUE_I32;
     cfg.threads = 2;
+    cfg.value_hbm_bytes = 512 * 16; /* half the values in host memory: one more allocation to fail */
     hive_cache *sentinel = (hive_cache *)(uintptr_t)0x1234, *c = sentinel;
     hive_status s = hive_cache_create(&cfg, &c);
     if (s == HIVE_ERROR_OUT_OF_MEMORY) {
@@ -520,6 +609,7 @@ int main(int argc, char **argv)
     ct_bufs_init(&b, &T, 64, 64);
     bad_handles(&b);
     bad_configs();
+    value_budgets();
     bad_arguments(&b);
     reserved_keys(&b);
     ct_bufs_free(&b);

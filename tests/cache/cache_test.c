@@ -33,13 +33,65 @@ uint64_t ct_size(hive_cache *cache)
     return size;
 }
 
+static double tier_fraction = -1.0;
+
+int ct_tier_arg(int argc, char **argv, int *a)
+{
+    if (strcmp(argv[*a], "--hbm-fraction") != 0)
+        return 0;
+    char *end = NULL;
+    double f = *a + 1 < argc ? strtod(argv[*a + 1], &end) : -1.0;
+    if (end == NULL || *end != '\0' || !(f >= 0.0 && f <= 1.0)) {
+        fprintf(stderr, "%s: --hbm-fraction takes a number in [0, 1]\n", argv[0]);
+        exit(HT_EXIT_FAIL);
+    }
+    tier_fraction = f;
+    *a += 1;
+    return 1;
+}
+
+double ct_tier_fraction(void) { return tier_fraction; }
+
+/* The slots a config's capacity resolves to (whole buckets, cache_config.c). */
+static uint64_t config_slots(const hive_cache_config *c)
+{
+    uint64_t per = c->bucket_slots ? c->bucket_slots : 32;
+    return (c->capacity + per - 1) / per * per;
+}
+
+/* The config with the --hbm-fraction budget: that many whole values, plus
+ * all but one byte of another, which must be rounded away; *hbm_slots is
+ * what the cache must then report. */
+static hive_cache_config tiered(const hive_cache_config *config, uint64_t *hbm_slots)
+{
+    hive_cache_config c = *config;
+    uint64_t vb = ct_elem_bytes(c.value_type) * c.dim, slots = config_slots(&c);
+    *hbm_slots = (uint64_t)(tier_fraction * (double)slots);
+    if (*hbm_slots > slots)
+        *hbm_slots = slots;
+    c.value_hbm_bytes = *hbm_slots * vb + (vb - 1);
+    return c;
+}
+
 hive_cache *ct_open(const ht_target *t, const hive_cache_config *config)
 {
     hive_cache *cache = NULL;
-    hive_status s = hive_cache_create(config, &cache);
+    hive_cache_config c = *config;
+    uint64_t hbm_slots = 0;
+    int tier = tier_fraction >= 0.0 && config->value_hbm_bytes == HIVE_CACHE_HBM_UNLIMITED;
+    if (tier)
+        c = tiered(config, &hbm_slots);
+    hive_status s = hive_cache_create(&c, &cache);
     if (s == HIVE_SUCCESS) {
         if (cache == NULL)
             ht_fatal("hive_cache_create returned success and a NULL cache");
+        if (tier) {
+            hive_cache_config got;
+            HT_MUST(hive_cache_get_config(cache, &got));
+            HT_CHECK_EQ(got.value_hbm_bytes, hbm_slots * ct_elem_bytes(c.value_type) * c.dim,
+                        "value_hbm_bytes reported for a budget of %llu bytes (%llu slots)",
+                        (unsigned long long)c.value_hbm_bytes, (unsigned long long)config_slots(&c));
+        }
         return cache;
     }
     if (t->backend == HIVE_BACKEND_CUDA) {

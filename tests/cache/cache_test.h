@@ -23,9 +23,22 @@ void ct_target_from_args(ht_target *t, int argc, char **argv, const char *usage)
 /* HIVE_CACHE_CONFIG_INIT with the target's backend. */
 hive_cache_config ct_config(const ht_target *t);
 
+/* The value tier of the caches ct_open creates (hive.h's value_hbm_bytes):
+ * `--hbm-fraction F` in [0, 1] on a program's command line keeps the values
+ * of the first F of a cache's slots in device memory and the rest in host
+ * memory, asking for a budget that is not a whole number of values (it is
+ * rounded down); without it a config is left as it is.  Returns 1 when
+ * argv[*a] is the option, having stepped *a past its value (exits 1 on a bad
+ * value); a program's argument loop asks it first. */
+int ct_tier_arg(int argc, char **argv, int *a);
+/* The fraction set, or -1 for none (for a program's banner). */
+double ct_tier_fraction(void);
+
 /* Creates a cache, or leaves the process as ht_open does: exit 77 for a CUDA
  * cache without a GPU or without CUDA in the build (exit 1 under
- * HIVE_REQUIRE_GPU=1), exit 1 for any other failure. */
+ * HIVE_REQUIRE_GPU=1), exit 1 for any other failure.  Under --hbm-fraction
+ * a config that leaves value_hbm_bytes at its default gets the fraction's
+ * budget, and the budget the cache reports is checked. */
 hive_cache *ct_open(const ht_target *t, const hive_cache_config *config);
 void ct_close(hive_cache *cache);
 /* The cache's size, or leaves the process as HT_MUST does. */

@@ -1,7 +1,7 @@
 /* concurrency.c — several host threads on one cache at once (each with its
  * own stream on a CUDA cache, so that their calls run concurrently):
  *
- *   hive-cache-concurrency <cpu|cuda> [--scale F] [--seed S]
+ *   hive-cache-concurrency <cpu|cuda> [--scale F] [--seed S] [--hbm-fraction F]
  *
  * upsert   4 writers insert_or_assign the same K keys round after round
  *          (shuffled, keys repeated within a batch), each value dim copies of
@@ -297,9 +297,11 @@ static void run_mode(int mode)
 
 int main(int argc, char **argv)
 {
-    const char *usage = "<cpu|cuda> [--scale F] [--seed S]";
+    const char *usage = "<cpu|cuda> [--scale F] [--seed S] [--hbm-fraction F]";
     ct_target_from_args(&T, argc, argv, usage);
     for (int a = 2; a < argc; a++) {
+        if (ct_tier_arg(argc, argv, &a))
+            continue;
         if (strcmp(argv[a], "--scale") == 0 && a + 1 < argc)
             scale = atof(argv[++a]);
         else if (strcmp(argv[a], "--seed") == 0 && a + 1 < argc)
@@ -310,7 +312,8 @@ int main(int argc, char **argv)
         }
     }
     static char name[96];
-    snprintf(name, sizeof name, "cache concurrency %s (seed %llu)", T.backend_name, (unsigned long long)seed);
+    snprintf(name, sizeof name, "cache concurrency %s (seed %llu, hbm fraction %g)", T.backend_name,
+             (unsigned long long)seed, ct_tier_fraction());
     ht_begin(name);
     ct_require_backend(&T);
     for (int mode = 0; mode < 3; mode++)

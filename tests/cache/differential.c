@@ -1,7 +1,7 @@
 /* differential.c — every cache call, in a random sequence, against a
  * reference model:
  *
- *   hive-cache-differential <cpu|cuda> [--scale F] [--seed S] [--steps N]
+ *   hive-cache-differential <cpu|cuda> [--scale F] [--seed S] [--steps N] [--hbm-fraction F]
  *
  * A small CUSTOM-policy table (a few buckets of 32, 64 or 128 slots, single
  * and dual) takes a random sequence of insert_or_assign, insert_and_evict,
@@ -747,10 +747,12 @@ static void one_step(run *r)
 
 int main(int argc, char **argv)
 {
-    const char *usage = "<cpu|cuda> [--scale F] [--seed S] [--steps N]";
+    const char *usage = "<cpu|cuda> [--scale F] [--seed S] [--steps N] [--hbm-fraction F]";
     ct_target_from_args(&T, argc, argv, usage);
     uint64_t seed = 1, steps = 8000;
     for (int a = 2; a < argc; a++) {
+        if (ct_tier_arg(argc, argv, &a))
+            continue;
         if (strcmp(argv[a], "--scale") == 0 && a + 1 < argc)
             scale = atof(argv[++a]);
         else if (strcmp(argv[a], "--seed") == 0 && a + 1 < argc)
@@ -763,9 +765,9 @@ int main(int argc, char **argv)
         }
     }
     steps = (uint64_t)((double)steps * scale) + 50;
-    static char name[96];
-    snprintf(name, sizeof name, "cache differential %s (seed %llu, %llu steps a table)", T.backend_name,
-             (unsigned long long)seed, (unsigned long long)steps);
+    static char name[128];
+    snprintf(name, sizeof name, "cache differential %s (seed %llu, %llu steps a table, hbm fraction %g)",
+             T.backend_name, (unsigned long long)seed, (unsigned long long)steps, ct_tier_fraction());
     ht_begin(name);
     ht_rng_seed(&R, seed);
     ct_require_backend(&T);

@@ -2,6 +2,7 @@
  * (reference/warpspeed-hkv-specs.md §4.6 a-h) adapted to hive's cache:
  *
  *   hive-cache-eviction <cpu|cuda> [--scale F] [--seed S] [--part a|b|c|d|e|f|g|h]
+ *                       [--hbm-fraction F]
  *
  * a  conservation: after every insert_and_evict, evicted + size_after ==
  *    size_before + batch (unique new keys); the evicted outputs of every call
@@ -838,11 +839,13 @@ static void part_h(void)
 
 int main(int argc, char **argv)
 {
-    const char *usage = "<cpu|cuda> [--scale F] [--seed S] [--part a|b|c|d|e|f|g|h]";
+    const char *usage = "<cpu|cuda> [--scale F] [--seed S] [--part a|b|c|d|e|f|g|h] [--hbm-fraction F]";
     ct_target_from_args(&T, argc, argv, usage);
     uint64_t seed = 1;
     const char *parts = "abcdefgh";
     for (int a = 2; a < argc; a++) {
+        if (ct_tier_arg(argc, argv, &a))
+            continue;
         if (strcmp(argv[a], "--scale") == 0 && a + 1 < argc)
             scale = atof(argv[++a]);
         else if (strcmp(argv[a], "--seed") == 0 && a + 1 < argc)
@@ -854,9 +857,9 @@ int main(int argc, char **argv)
             return HT_EXIT_FAIL;
         }
     }
-    static char name[96];
-    snprintf(name, sizeof name, "cache eviction %s (seed %llu, scale %g)", T.backend_name,
-             (unsigned long long)seed, scale);
+    static char name[128];
+    snprintf(name, sizeof name, "cache eviction %s (seed %llu, scale %g, hbm fraction %g)", T.backend_name,
+             (unsigned long long)seed, scale, ct_tier_fraction());
     ht_begin(name);
     ht_rng_seed(&R, seed);
     ct_require_backend(&T);

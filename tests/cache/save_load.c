@@ -1,6 +1,6 @@
 /* save_load.c — hive_cache_save / hive_cache_load and their _fd forms.
  *
- *   hive-cache-save_load <cpu|cuda> [--scale F] [--seed S]
+ *   hive-cache-save_load <cpu|cuda> [--scale F] [--seed S] [--hbm-fraction F]
  *
  * A CUSTOM cache of unique scores (and an LRU one, whose clock scores must
  * come back as they were) is saved
@@ -440,10 +440,12 @@ static void empty_cache(void)
 
 int main(int argc, char **argv)
 {
-    const char *usage = "<cpu|cuda> [--scale F] [--seed S]";
+    const char *usage = "<cpu|cuda> [--scale F] [--seed S] [--hbm-fraction F]";
     ct_target_from_args(&T, argc, argv, usage);
     uint64_t seed = 1;
     for (int a = 2; a < argc; a++) {
+        if (ct_tier_arg(argc, argv, &a))
+            continue;
         if (strcmp(argv[a], "--scale") == 0 && a + 1 < argc)
             scale = atof(argv[++a]);
         else if (strcmp(argv[a], "--seed") == 0 && a + 1 < argc)
@@ -453,8 +455,9 @@ int main(int argc, char **argv)
             return HT_EXIT_FAIL;
         }
     }
-    static char name[64];
-    snprintf(name, sizeof name, "cache save_load %s (seed %llu)", T.backend_name, (unsigned long long)seed);
+    static char name[96];
+    snprintf(name, sizeof name, "cache save_load %s (seed %llu, hbm fraction %g)", T.backend_name,
+             (unsigned long long)seed, ct_tier_fraction());
     ht_begin(name);
     ht_rng_seed(&R, seed);
     ct_require_backend(&T);

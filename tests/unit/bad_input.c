@@ -169,7 +169,8 @@ static void older_headers(void)
     HT_CHECK(cf.struct_size == cm.struct_size && cf.version == cm.version && cf.backend == cm.backend &&
                  cf.device == cm.device && cf.capacity == cm.capacity && cf.dim == cm.dim &&
                  cf.value_type == cm.value_type && cf.policy == cm.policy && cf.bucket_slots == cm.bucket_slots &&
-                 cf.dual_bucket == cm.dual_bucket && cf.threads == cm.threads,
+                 cf.dual_bucket == cm.dual_bucket && cf.threads == cm.threads &&
+                 cf.value_hbm_bytes == cm.value_hbm_bytes,
              "hive_cache_config_init differs from HIVE_CACHE_CONFIG_INIT");
     hive_config_init(NULL);
     hive_cache_config_init(NULL);

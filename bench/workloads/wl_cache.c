@@ -293,7 +293,7 @@ static int run_once(bench_ctx *c, const cache_point *p, int r, cache_bufs *b, ca
         /* the footprint from the layout (docs/cache.md): digest, key and score
          * per slot, and the values in device memory; the cache API has no
          * stats call */
-        hive_cache_config got;
+        hive_cache_config got = HIVE_CACHE_CONFIG_INIT;
         if (hive_cache_get_config(t, &got) == HIVE_SUCCESS) {
             /* the CPU backend's values are all host memory: no PCIe */
             uint64_t all = got.capacity * (uint64_t)got.dim * 4u, device = c->gpu ? got.value_hbm_bytes : all;

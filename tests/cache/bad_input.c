@@ -74,7 +74,7 @@ static void every_call_rejects(hive_cache *c, const char *what, ct_bufs *b)
     ht_context("every call on a %s cache", what);
     uint64_t count = 0, size = 0;
     double lf = 0;
-    hive_cache_config cfg;
+    hive_cache_config cfg = HIVE_CACHE_CONFIG_INIT;
     hive_cache_filter f = {0, 0, 0, UINT64_MAX};
     HT_CHECK_STATUS(hive_cache_insert_or_assign(c, 1, b->keys, b->values, NULL, b->results, NULL), INV, "%s", "upsert");
     EXPECT_ERROR_NAMES("cache", what);
@@ -168,7 +168,7 @@ static void bad_configs(void)
     c.capacity = 1000;
     c.bucket_slots = 64;
     hive_cache *cache = ct_open(&T, &c);
-    hive_cache_config got;
+    hive_cache_config got = HIVE_CACHE_CONFIG_INIT;
     uint64_t cap = 0;
     HT_MUST(hive_cache_get_config(cache, &got));
     HT_MUST(hive_cache_capacity(cache, &cap));
@@ -221,7 +221,7 @@ static void one_budget(uint64_t budget, uint64_t want, const char *why)
     c.policy = HIVE_SCORE_CUSTOM;
     c.value_hbm_bytes = budget;
     hive_cache *cache = ct_open(&T, &c);
-    hive_cache_config got;
+    hive_cache_config got = HIVE_CACHE_CONFIG_INIT;
     HT_MUST(hive_cache_get_config(cache, &got));
     HT_CHECK_EQ(got.value_hbm_bytes, want, "value_hbm_bytes reported for %s", why);
     for (uint64_t i = 0; i < n; i++) {

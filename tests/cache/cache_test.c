@@ -86,7 +86,7 @@ hive_cache *ct_open(const ht_target *t, const hive_cache_config *config)
         if (cache == NULL)
             ht_fatal("hive_cache_create returned success and a NULL cache");
         if (tier) {
-            hive_cache_config got;
+            hive_cache_config got = HIVE_CACHE_CONFIG_INIT;
             HT_MUST(hive_cache_get_config(cache, &got));
             HT_CHECK_EQ(got.value_hbm_bytes, hbm_slots * ct_elem_bytes(c.value_type) * c.dim,
                         "value_hbm_bytes reported for a budget of %llu bytes (%llu slots)",
@@ -171,7 +171,7 @@ void ct_bufs_free(ct_bufs *b)
 
 void ct_snapshot(const ht_target *t, hive_cache *cache, ct_snap *s)
 {
-    hive_cache_config c;
+    hive_cache_config c = HIVE_CACHE_CONFIG_INIT;
     uint64_t cap = 0, size = 0, count = 0;
     HT_MUST(hive_cache_get_config(cache, &c));
     HT_MUST(hive_cache_capacity(cache, &cap));

@@ -206,7 +206,7 @@ static void every_call_rejects(hive_table *table, const char *what, ht_batch *b)
 {
     ht_context("%s handle (%s %s)", what, target.backend_name, target.width_name);
     uint64_t n = 4, size = 0, count = 0;
-    hive_config c;
+    hive_config c = HIVE_CONFIG_INIT;
     hive_stats st;
     const hive_status inv = HIVE_ERROR_INVALID_ARGUMENT;
     HT_CHECK_STATUS(hive_insert(table, n, b->keys, b->values, HIVE_COMBINE_ASSIGN, b->results, NULL),
@@ -640,7 +640,7 @@ static void cuda_availability(void)
     c.backend = HIVE_BACKEND_AUTO;
     table = NULL;
     HT_MUST(hive_create(&c, &table));
-    hive_config got;
+    hive_config got = HIVE_CONFIG_INIT;
     HT_MUST(hive_get_config(table, &got));
     HT_CHECK(got.backend == HIVE_BACKEND_CPU || got.backend == HIVE_BACKEND_CUDA,
              "AUTO resolved to backend %d", (int)got.backend);

@@ -23,7 +23,7 @@ static hive_status create_table(hive_backend backend, hive_key_width width, hive
     hive_status s = hive_create(&c, &t);
     if (s != HIVE_SUCCESS)
         return s;
-    hive_config resolved;
+    hive_config resolved = HIVE_CONFIG_INIT;
     HT_CHECK_STATUS(hive_get_config(t, &resolved), HIVE_SUCCESS, "hive_get_config");
     *got = resolved.backend;
     if (resolved.backend == HIVE_BACKEND_CUDA && width == HIVE_KV32) {
@@ -57,7 +57,7 @@ static hive_status create_cache(hive_backend backend, hive_backend *got)
     hive_status s = hive_cache_create(&c, &cache);
     if (s != HIVE_SUCCESS)
         return s;
-    hive_cache_config resolved;
+    hive_cache_config resolved = HIVE_CACHE_CONFIG_INIT;
     HT_CHECK_STATUS(hive_cache_get_config(cache, &resolved), HIVE_SUCCESS, "hive_cache_get_config");
     *got = resolved.backend;
     HT_CHECK_STATUS(hive_cache_destroy(cache), HIVE_SUCCESS, "hive_cache_destroy");

@@ -7,9 +7,8 @@
  *     called something else) and swaps the per-owner counts; the host reads
  *     them back (the one wait a call needs before moving keys);
  *  2. forward: keys (values, ops) to their owners, one NCCL group, while the
- *     owner's batch runs on half of this rank's own keys in place;
- *  3. the owner's batch on the keys that arrived, then the results back,
- *     while the batch runs on the other half of the own keys;
+ *     owner's batch runs on this rank's own keys in place;
+ *  3. the owner's batch on the keys that arrived, then the results back;
  *  4. gather: results in input order, and one more max-reduction of the
  *     ranks' statuses so that a rank whose part failed fails every rank.
  * Every NCCL call goes on the shard's exchange stream, in one order on every
@@ -110,8 +109,7 @@ static hive_status table_failed(const hive_shard *s, hive_status status, const c
 
 enum {
     EV_START, EV_ROUTED, EV_COUNTED, EV_GATHERED, EV_END,
-    EV_FORWARD, EV_FORWARDED, EV_KEPT, EV_KEPT_DONE, EV_ARRIVED, EV_ARRIVED_DONE, EV_BACK, EV_BACK_DONE,
-    EV_KEPT_LATE, EV_KEPT_LATE_DONE
+    EV_FORWARD, EV_FORWARDED, EV_KEPT, EV_KEPT_DONE, EV_ARRIVED, EV_ARRIVED_DONE, EV_BACK, EV_BACK_DONE
 };
 
 static double elapsed(const hive_shard *s, int from, int to)
@@ -131,8 +129,7 @@ static void account(hive_shard *s, const shard_plan *plan)
     s->stats.keys_received += plan->received_total;
     s->stats.route_ms += elapsed(s, EV_START, EV_COUNTED);
     s->stats.exchange_ms += elapsed(s, EV_FORWARD, EV_FORWARDED) + elapsed(s, EV_BACK, EV_BACK_DONE);
-    s->stats.local_ms += elapsed(s, EV_KEPT, EV_KEPT_DONE) + elapsed(s, EV_ARRIVED, EV_ARRIVED_DONE) +
-                         elapsed(s, EV_KEPT_LATE, EV_KEPT_LATE_DONE);
+    s->stats.local_ms += elapsed(s, EV_KEPT, EV_KEPT_DONE) + elapsed(s, EV_ARRIVED, EV_ARRIVED_DONE);
     s->stats.total_ms += elapsed(s, EV_START, EV_END);
 }
 
@@ -267,22 +264,14 @@ static char *entry(void *base, uint64_t index, size_t width)
     return (char *)base + index * width;
 }
 
-/* Entries [from, from + n) of a region. */
-static shard_region region_part(const shard_region *g, uint64_t from, uint64_t n, size_t width)
-{
-    shard_region part = {n, entry(g->keys, from, width), entry(g->values, from, width), g->ops + from, g->flags + from};
-    return part;
-}
-
 /* Steps 2 and 3.  The forward exchange goes first on the exchange stream;
- * meanwhile the owner's batch runs on the first half of this rank's own
- * keys, where the partition put them, writing its results where returned
- * results go (so they need no copy either way).  Then the batch of the keys
- * that arrived; then their results go back while the batch runs on the
- * other half of the own keys.  Returns a failure to enqueue an exchange
- * (after which nothing more can be sent); *own gets a failure of this
- * rank's table, which the ranks learn of at the end while the exchanges go
- * on as planned. */
+ * meanwhile the owner's batch runs on this rank's own keys where the
+ * partition put them, writing its results where the returned results go
+ * (so they need no copy either way); then the batch of the keys that
+ * arrived, and their results back.  Returns a failure to enqueue an
+ * exchange (after which nothing more can be sent); *own gets a failure of
+ * this rank's table, which the ranks learn of at the end while the
+ * exchanges go on as planned. */
 static hive_status move_and_run(hive_shard *s, const shard_call *c, const shard_plan *plan, cudaStream_t stream,
                                 hive_status *own)
 {
@@ -307,8 +296,6 @@ static hive_status move_and_run(hive_shard *s, const shard_call *c, const shard_
     shard_region kept = {shard_plan_kept(plan), entry(s->send_keys.data, first, s->width),
                          entry(insert ? s->send_values.data : s->back_values.data, first, s->width),
                          (uint8_t *)s->send_ops.data + first, (uint8_t *)s->back_flags.data + first};
-    shard_region kept_early = region_part(&kept, 0, kept.n / 2, s->width);
-    shard_region kept_late = region_part(&kept, kept.n / 2, kept.n - kept.n / 2, s->width);
     /* An apply reads and writes one values array: its own keys' values go
      * where the gather reads results, and are updated there. */
     if (apply && c->values_in && kept.n > 0)
@@ -316,7 +303,7 @@ static hive_status move_and_run(hive_shard *s, const shard_call *c, const shard_
                                              kept.n * s->width, cudaMemcpyDeviceToDevice, stream),
                              c->name, "copy of this rank's own values"));
     SHARD_TRY(record(s, EV_KEPT, stream, c->name));
-    *own = run_owner(s, c, &kept_early, stream);
+    *own = run_owner(s, c, &kept, stream);
     SHARD_TRY(record(s, EV_KEPT_DONE, stream, c->name));
 
     SHARD_TRY(follow(s, EV_FORWARDED, stream, c->name));
@@ -333,11 +320,6 @@ static hive_status move_and_run(hive_shard *s, const shard_call *c, const shard_
     SHARD_TRY(record(s, EV_BACK, x, c->name));
     SHARD_TRY(shard_exchange(s, plan, backward, returned, 1, c->name));
     SHARD_TRY(record(s, EV_BACK_DONE, x, c->name));
-
-    SHARD_TRY(record(s, EV_KEPT_LATE, stream, c->name));
-    if (*own == HIVE_SUCCESS)
-        *own = run_owner(s, c, &kept_late, stream);
-    SHARD_TRY(record(s, EV_KEPT_LATE_DONE, stream, c->name));
     return follow(s, EV_BACK_DONE, stream, c->name);
 }
 

@@ -11,9 +11,8 @@
 
 /* Events a call records (api.c): start, routed, counts known, gathered,
  * end, and a begin and an end of the forward exchange, the owner's batch on
- * half of its own keys, on the others' and on the other half, and the
- * backward exchange. */
-#define SHARD_EVENTS 15
+ * its own keys and on the others', and the backward exchange. */
+#define SHARD_EVENTS 13
 
 /* A device buffer that grows to the largest batch seen. */
 typedef struct shard_buffer {

@@ -94,20 +94,7 @@ hive_cache *ct_open(const ht_target *t, const hive_cache_config *config)
         }
         return cache;
     }
-    if (t->backend == HIVE_BACKEND_CUDA) {
-#ifdef HT_WITH_CUDA
-        int no_cuda_build = 0;
-#else
-        int no_cuda_build = s == HIVE_ERROR_UNSUPPORTED;
-#endif
-        if (s == HIVE_ERROR_NO_DEVICE || no_cuda_build) {
-            if (ht_require_gpu())
-                ht_fatal("HIVE_REQUIRE_GPU=1 but a CUDA cache cannot be created: %s (%s)",
-                         hive_status_string(s), hive_last_error());
-            ht_skip("no usable GPU for a CUDA cache: %s (%s)", hive_status_string(s),
-                    hive_last_error());
-        }
-    }
+    ht_skip_without_gpu(t, s, "cache");
     ht_fatal("hive_cache_create (%s, capacity %llu, dim %u, slots %u, dual %u) returned %s: %s [%s]",
              t->backend_name, (unsigned long long)config->capacity, config->dim,
              config->bucket_slots, config->dual_bucket, hive_status_string(s), hive_last_error(),

@@ -127,6 +127,26 @@ int ht_require_gpu(void)
     return v != NULL && strcmp(v, "1") == 0;
 }
 
+void ht_skip_without_gpu(const ht_target *t, hive_status s, const char *what)
+{
+    if (t->backend != HIVE_BACKEND_CUDA)
+        return;
+    int no_gpu = s == HIVE_ERROR_NO_DEVICE;
+#ifdef HT_WITH_CUDA
+    /* A build with CUDA answers UNSUPPORTED only for a request it has no
+     * kernels for: the test asked for it, so that is a failure. */
+    int no_cuda_build = 0;
+#else
+    int no_cuda_build = s == HIVE_ERROR_UNSUPPORTED;
+#endif
+    if (!no_gpu && !no_cuda_build)
+        return;
+    if (ht_require_gpu())
+        ht_fatal("HIVE_REQUIRE_GPU=1 but a CUDA %s cannot be created: %s (%s)", what, hive_status_string(s),
+                 hive_last_error());
+    ht_skip("no usable GPU for a CUDA %s: %s (%s)", what, hive_status_string(s), hive_last_error());
+}
+
 hive_config ht_config(const ht_target *t)
 {
     hive_config c = HIVE_CONFIG_INIT;
@@ -145,23 +165,7 @@ hive_table *ht_open(const ht_target *t, const hive_config *config)
             ht_fatal("hive_create returned success and a NULL table");
         return table;
     }
-    if (t->backend == HIVE_BACKEND_CUDA) {
-        int no_gpu = s == HIVE_ERROR_NO_DEVICE;
-#ifdef HT_WITH_CUDA
-        /* A build with CUDA answers UNSUPPORTED only for a geometry it has no
-         * kernels for: the test asked for it, so that is a failure. */
-        int no_cuda_build = 0;
-#else
-        int no_cuda_build = s == HIVE_ERROR_UNSUPPORTED;
-#endif
-        if (no_gpu || no_cuda_build) {
-            if (ht_require_gpu())
-                ht_fatal("HIVE_REQUIRE_GPU=1 but a CUDA table cannot be created: %s (%s)",
-                         hive_status_string(s), hive_last_error());
-            ht_skip("no usable GPU for a CUDA table: %s (%s)", hive_status_string(s),
-                    hive_last_error());
-        }
-    }
+    ht_skip_without_gpu(t, s, "table");
     ht_fatal("hive_create (%s %s, initial_capacity %llu) returned %s: %s [%s]", t->backend_name,
              t->width_name, (unsigned long long)config->initial_capacity, hive_status_string(s),
              hive_last_error(), ht_context_text());

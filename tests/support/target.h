@@ -61,6 +61,10 @@ void ht_target_set_design(ht_target *t, hive_design design);
 
 /* 1 when HIVE_REQUIRE_GPU=1 is set. */
 int ht_require_gpu(void);
+/* After a failed create on `t`: for a CUDA target without a usable GPU
+ * (or a build without CUDA), skips the test, or fails it under
+ * HIVE_REQUIRE_GPU=1; returns otherwise.  `what` names the object. */
+void ht_skip_without_gpu(const ht_target *t, hive_status s, const char *what);
 
 /* HIVE_CONFIG_INIT with the target's backend, width and design. */
 hive_config ht_config(const ht_target *t);

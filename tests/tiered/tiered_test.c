@@ -25,20 +25,7 @@ hive_tiered *tt_open(const ht_target *t, const hive_tiered_config *config)
             ht_fatal("hive_tiered_create returned success and a NULL handle");
         return tiered;
     }
-    if (t->backend == HIVE_BACKEND_CUDA) {
-#ifdef HT_WITH_CUDA
-        int no_cuda_build = 0;
-#else
-        int no_cuda_build = s == HIVE_ERROR_UNSUPPORTED;
-#endif
-        if (s == HIVE_ERROR_NO_DEVICE || no_cuda_build) {
-            if (ht_require_gpu())
-                ht_fatal("HIVE_REQUIRE_GPU=1 but a CUDA hot tier cannot be created: %s (%s)",
-                         hive_status_string(s), hive_last_error());
-            ht_skip("no usable GPU for a CUDA hot tier: %s (%s)", hive_status_string(s),
-                    hive_last_error());
-        }
-    }
+    ht_skip_without_gpu(t, s, "hot tier");
     ht_fatal("hive_tiered_create (%s, hot %llu, cold %llu, batch %u) returned %s: %s [%s]",
              t->backend_name, (unsigned long long)config->hot_capacity,
              (unsigned long long)config->cold_capacity, config->batch, hive_status_string(s),

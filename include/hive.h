@@ -137,11 +137,28 @@ typedef enum hive_design {
 #define HIVE_KV32_RESERVED_MIN 0xFFFFFFFCu
 #define HIVE_KV64_RESERVED_MIN 0xFFFFFFFFFFFFFFFCull
 
-/* Raised whenever the config's layout changes in a way struct_size cannot
- * tell.  2: `design`, which took what was the struct's tail padding (its
- * size stayed 80 bytes), so a config of version 1 (an older header) is read
- * without its padding: its design is the default. */
-#define HIVE_CONFIG_VERSION 2u
+typedef struct CUstream_st *hive_stream; /* == cudaStream_t; NULL = default stream */
+
+/* Raised whenever the config's layout changes.  2: `design`, which took what
+ * was the struct's tail padding (its size stayed 80 bytes), so a config of
+ * version 1 (an older header) is read without its padding: its design is the
+ * default.  3: `hash_seed` and `allocator` at the end (112 bytes). */
+#define HIVE_CONFIG_VERSION 3u
+
+/* hive_config.hash_seed: a seed drawn at random for each table. */
+#define HIVE_HASH_SEED_RANDOM UINT64_MAX
+
+/* Device memory from the caller (an RMM resource, a caching pool, a
+ * framework's allocator): hive_config.allocator.  `alloc` returns `bytes` of
+ * device memory of the table's device, usable in work ordered on `stream`
+ * (stream-ordered, as cudaMallocAsync), or NULL when it has none; `free`
+ * gives back what alloc returned, with the same size, ordered on `stream`.
+ * `user` is passed to both.  Either both functions or neither. */
+typedef struct hive_allocator {
+    void *(*alloc)(void *user, size_t bytes, hive_stream stream);
+    void (*free)(void *user, void *ptr, size_t bytes, hive_stream stream);
+    void *user;
+} hive_allocator;
 
 /* Table configuration.  Start from HIVE_CONFIG_INIT (or hive_config_init)
  * and change fields.  A config from an older header (a smaller struct_size
@@ -172,13 +189,19 @@ typedef struct hive_config {
     uint32_t bucket_slots;    /* CUDA geometry: slots per bucket, power of two in 4..32; 0 = tuned default */
     uint32_t lanes_per_op;    /* CUDA geometry: lanes sharing one key, power of two in 1..bucket_slots; 0 = tuned default */
     hive_design design;       /* default HIVE_DESIGN_HIVE */
+    uint64_t hash_seed;       /* mixed into both bucket hashes, so that keys aimed at few buckets under
+                                 one seed spread under another; HIVE_HASH_SEED_RANDOM (the default):
+                                 drawn per table, and reported by hive_get_config; any other value:
+                                 that seed, for reproducible layouts (0: the unseeded hash) */
+    hive_allocator allocator; /* CUDA tables: where every device allocation comes from, the buckets
+                                 and their growth included; all NULL (the default): the library's own */
 } hive_config;
 
 #define HIVE_CONFIG_INIT                                                        \
     {                                                                           \
         (uint32_t)sizeof(hive_config), HIVE_CONFIG_VERSION, HIVE_BACKEND_AUTO, 0, \
             HIVE_KV32, 1024u, 0.9, 0.25, 67108864u, 8u, 0.01, 0u, 0u, 0u,           \
-            HIVE_DESIGN_HIVE                                                    \
+            HIVE_DESIGN_HIVE, HIVE_HASH_SEED_RANDOM, { NULL, NULL, NULL }       \
     }
 
 /* What HIVE_CONFIG_INIT gives, as a function (for bindings that cannot
@@ -188,7 +211,6 @@ HIVE_API void hive_config_init(hive_config *config);
 /* ---------------------------------------------------------------- table */
 
 typedef struct hive_table hive_table;
-typedef struct CUstream_st *hive_stream; /* == cudaStream_t; NULL = default stream */
 
 /* Creates a table.  Returns HIVE_ERROR_NO_DEVICE for a CUDA table without a
  * usable GPU, HIVE_ERROR_OUT_OF_MEMORY when its memory cannot be had.

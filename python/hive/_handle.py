@@ -20,7 +20,7 @@ BACKENDS = {"auto": _lib.Backend.AUTO, "cuda": _lib.Backend.CUDA, "cpu": _lib.Ba
 
 def configure(config, options):
     """Sets the config's fields named in `options`, refusing names the config lacks."""
-    fields = {name for name, _ in config._fields_} - {"struct_size", "version"}
+    fields = {name for name, _ in config._fields_} - {"struct_size", "version", "allocator"}
     for name, value in options.items():
         if name not in fields:
             raise TypeError(f"unknown option {name!r}; the options are {sorted(fields)}")

@@ -84,10 +84,17 @@ class Design(enum.IntEnum):
 
 KV32_RESERVED_MIN = 0xFFFFFFFC
 KV64_RESERVED_MIN = 0xFFFFFFFFFFFFFFFC
-CONFIG_VERSION = 2
+CONFIG_VERSION = 3
+HASH_SEED_RANDOM = 0xFFFFFFFFFFFFFFFF
 
 # C enums are int-sized on every platform hive builds for.
 _enum = ctypes.c_int
+
+
+class Allocator(ctypes.Structure):
+    """hive_allocator: left empty (the library's own) from Python."""
+
+    _fields_ = [("alloc", ctypes.c_void_p), ("free", ctypes.c_void_p), ("user", ctypes.c_void_p)]
 
 
 class Config(ctypes.Structure):
@@ -109,6 +116,8 @@ class Config(ctypes.Structure):
         ("bucket_slots", ctypes.c_uint32),
         ("lanes_per_op", ctypes.c_uint32),
         ("design", _enum),
+        ("hash_seed", ctypes.c_uint64),
+        ("allocator", Allocator),
     ]
 
 
@@ -210,7 +219,8 @@ class ValueType(enum.IntEnum):
     BYTES = 4
 
 
-CACHE_CONFIG_VERSION = 2
+CACHE_CONFIG_VERSION = 3
+HASH_SEED_RANDOM = 0xFFFFFFFFFFFFFFFF
 CACHE_HBM_UNLIMITED = 2**64 - 1  # value_hbm_bytes: every value in device memory
 
 

@@ -123,8 +123,11 @@ hive_status hive_get_config(const hive_table *table, hive_config *config)
     HIVE_TRY(table_enter(t, call));
     hive_status s = config != NULL ? HIVE_SUCCESS
                                    : hive_fail(HIVE_ERROR_INVALID_ARGUMENT, call, "config is NULL");
-    if (s == HIVE_SUCCESS)
-        memcpy(config, &table->config, hive_config_bytes_of(config));
+    if (s == HIVE_SUCCESS) {
+        uint32_t bytes = hive_config_bytes_of(config);
+        memcpy(config, &table->config, bytes);
+        config->struct_size = bytes; /* the caller's struct, as much of it as was written */
+    }
     table_leave(t);
     return s;
 }

@@ -3,6 +3,8 @@
  * one place defaults live: backends get the resolved config and may only
  * reject it. */
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "api/table.h"
@@ -23,8 +25,7 @@ uint32_t hive_version(void)
 
 uint32_t hive_config_bytes_of(const hive_config *c)
 {
-    return c->struct_size >= HIVE_OLDEST_CONFIG_SIZE && c->struct_size < sizeof *c ? c->struct_size
-                                                                                     : (uint32_t)sizeof *c;
+    return c->struct_size == HIVE_OLDEST_CONFIG_SIZE ? c->struct_size : (uint32_t)sizeof *c;
 }
 
 /* The caller's config as this header's: what an older header's config
@@ -34,12 +35,18 @@ static hive_status upgrade_config(const hive_config *in, hive_config *out)
 {
     static const char call[] = "hive_create";
     HIVE_CHECK_ARG(in != NULL, call, "config is NULL");
-    HIVE_CHECK_ARG(in->struct_size >= HIVE_OLDEST_CONFIG_SIZE && in->struct_size <= sizeof(hive_config), call,
-                   "config.struct_size is %u, expected %u (or an older header's, down to %u): start from "
+    HIVE_CHECK_ARG(in->struct_size == HIVE_OLDEST_CONFIG_SIZE || in->struct_size == sizeof(hive_config), call,
+                   "config.struct_size is %u, expected %u (or an older header's, %u): start from "
                    "HIVE_CONFIG_INIT",
                    in->struct_size, (unsigned)sizeof(hive_config), HIVE_OLDEST_CONFIG_SIZE);
     HIVE_CHECK_ARG(in->version >= 1 && in->version <= HIVE_CONFIG_VERSION, call,
                    "config.version is %u, this library takes 1..%u", in->version, HIVE_CONFIG_VERSION);
+    HIVE_CHECK_ARG(in->version >= 3 || in->struct_size == HIVE_OLDEST_CONFIG_SIZE, call,
+                   "config.version %u is an older header's, whose struct_size was %u, not %u", in->version,
+                   HIVE_OLDEST_CONFIG_SIZE, in->struct_size);
+    HIVE_CHECK_ARG(in->version < 3 || in->struct_size == sizeof(hive_config), call,
+                   "config.version %u has struct_size %u, not %u", in->version, (unsigned)sizeof(hive_config),
+                   in->struct_size);
     hive_config_init(out);
     memcpy(out, in, in->struct_size);
     if (in->version < 2)
@@ -87,7 +94,31 @@ static hive_status check_config(const hive_config *c)
     HIVE_CHECK_ARG(hive_design_name((int)c->design) != NULL, call,
                    "config.design %d is not a hive_design (%s: designs/names.h)", (int)c->design,
                    HIVE_DESIGN_CHOICES);
+    HIVE_CHECK_ARG((c->allocator.alloc == NULL) == (c->allocator.free == NULL), call,
+                   "config.allocator.%s is set and config.allocator.%s is NULL: give both, or neither for the "
+                   "library's own",
+                   c->allocator.alloc != NULL ? "alloc" : "free", c->allocator.alloc != NULL ? "free" : "alloc");
     return HIVE_SUCCESS;
+}
+
+/* A seed for a table whose config asks for a random one: from the kernel's
+ * entropy, or where it has none at hand, from the clock and a counter,
+ * mixed (a seed need not be secret to spread keys, only unknown in advance).
+ * Never HIVE_HASH_SEED_RANDOM itself. */
+static uint64_t draw_seed(void)
+{
+    static uint64_t drawn;
+    uint64_t seed;
+    if (getrandom(&seed, sizeof seed, GRND_NONBLOCK) != (ssize_t)sizeof seed) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        seed = ((uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec) ^
+               (__atomic_add_fetch(&drawn, 1, __ATOMIC_RELAXED) * 0x9E3779B97F4A7C15ull);
+        seed ^= seed >> 31;
+        seed *= 0xbf58476d1ce4e5b9ull;
+        seed ^= seed >> 29;
+    }
+    return seed == HIVE_HASH_SEED_RANDOM ? 0x5eed : seed;
 }
 
 hive_backend hive_backend_resolve(hive_backend requested, int device, int kv64_slots)
@@ -145,6 +176,8 @@ hive_status hive_config_resolve(const hive_config *config, hive_config *resolved
         return hive_fail(HIVE_ERROR_UNSUPPORTED, "hive_create",
                          "this build of hive has no CUDA backend (built with HIVE_WITH_CUDA=OFF)");
     resolve_geometry(&c);
+    if (c.hash_seed == HIVE_HASH_SEED_RANDOM)
+        c.hash_seed = draw_seed();
     *resolved = c;
     return HIVE_SUCCESS;
 }

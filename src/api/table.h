@@ -35,7 +35,7 @@ struct hive_table {
     pthread_rwlock_t resize_lock; /* operations share it; resizing takes it alone */
 };
 
-/* The smallest hive_config any header had (versions 1 and 2: 80 bytes). */
+/* The size of an older header's hive_config (versions 1 and 2: 80 bytes). */
 #define HIVE_OLDEST_CONFIG_SIZE 80u
 
 /* config.c: the bytes of a hive_config the caller's header has (its

@@ -70,6 +70,15 @@ static void status_strings(void)
 
 /* ---------------------------------------------------------------- config */
 
+/* An allocator's alloc, given without its free. */
+static void *ht_test_alloc(void *user, size_t bytes, hive_stream stream)
+{
+    (void)user;
+    (void)bytes;
+    (void)stream;
+    return NULL;
+}
+
 static void expect_bad_config(const hive_config *c, const char *what, const char *why)
 {
     hive_table *sentinel = (hive_table *)(uintptr_t)0x1234, *table = sentinel;
@@ -104,6 +113,9 @@ static void bad_configs(void)
     BAD(struct_size, (uint32_t)sizeof(hive_config) + 8, "struct_size too big");
     BAD(version, 0, "version 0");
     BAD(version, HIVE_CONFIG_VERSION + 1, "a future version");
+    BAD(struct_size, 80, "this version with an older header's size");
+    BAD(version, 2, "an older version with this header's size");
+    BAD(allocator.alloc, ht_test_alloc, "an allocator without free");
     BAD(backend, (hive_backend)3, "backend 3");
     BAD(backend, (hive_backend)-1, "backend -1");
     BAD(key_width, (hive_key_width)0, "key_width 0");
@@ -161,7 +173,9 @@ static void older_headers(void)
                  f.max_load_factor == m.max_load_factor && f.min_load_factor == m.min_load_factor &&
                  f.resize_batch == m.resize_batch && f.max_evictions == m.max_evictions &&
                  f.stash_fraction == m.stash_fraction && f.threads == m.threads &&
-                 f.bucket_slots == m.bucket_slots && f.lanes_per_op == m.lanes_per_op && f.design == m.design,
+                 f.bucket_slots == m.bucket_slots && f.lanes_per_op == m.lanes_per_op && f.design == m.design &&
+                 f.hash_seed == m.hash_seed && f.allocator.alloc == m.allocator.alloc &&
+                 f.allocator.free == m.allocator.free && f.allocator.user == m.allocator.user,
              "hive_config_init differs from HIVE_CONFIG_INIT");
     hive_cache_config cm = HIVE_CACHE_CONFIG_INIT, cf;
     memset(&cf, 0xA5, sizeof cf);
@@ -176,8 +190,10 @@ static void older_headers(void)
     hive_cache_config_init(NULL);
 
     hive_config c = ht_config(&target);
+    c.struct_size = 80; /* versions 1 and 2: the fields up to `design` */
     c.version = 1;
     c.design = (hive_design)77; /* padding to a version-1 header */
+    c.hash_seed = 0; /* beyond an older header's struct: not read */
     hive_table *table = NULL;
     HT_CHECK_STATUS(hive_create(&c, &table), HIVE_SUCCESS, "a version-1 config");
     if (table == NULL)
@@ -188,6 +204,14 @@ static void older_headers(void)
     HT_CHECK_EQ((int)got.design, (int)HIVE_DESIGN_HIVE, "design of a table made from a version-1 config");
     HT_CHECK_EQ(got.version, HIVE_CONFIG_VERSION, "version hive_get_config reports");
     HT_CHECK_EQ(got.initial_capacity, c.initial_capacity, "initial_capacity kept from the version-1 config");
+    HT_CHECK(got.hash_seed != 0 && got.hash_seed != HIVE_HASH_SEED_RANDOM,
+             "a version-1 config gets the default: a seed drawn at random");
+    hive_config old;
+    hive_config_init(&old);
+    old.struct_size = 80;
+    old.hash_seed = 12345;
+    HT_CHECK_STATUS(hive_get_config(table, &old), HIVE_SUCCESS, "hive_get_config into an older header's config");
+    HT_CHECK(old.hash_seed == 12345 && old.struct_size == 80, "hive_get_config writes only an older header's fields");
     uint32_t key = 7, value = 9, found_value = 0;
     uint8_t found = 0;
     if (target.width == HIVE_KV32) {

@@ -39,7 +39,7 @@ static const workload workloads[] = {
     {"probes", wl_probes, 1, 1, "buckets, sectors, lines read per find/miss/insert (a model)"},
     {"caching", wl_caching, 1, 1, "table before a backing store, FIFO evict-by-erase: hit rate"},
     {"sptc", wl_sptc, 1, 1, "sparse tensor contraction: build, probe, accumulate (exact check)"},
-    {"async", wl_async, 1, 1, "finds of 2^16..2^20 keys a call: synchronous vs hive_find_async"},
+    {"async", wl_async, 1, 1, "finds, upserts of 2^16..2^20 keys a call: synchronous vs asynchronous"},
     {"cpu-compare", wl_cpu_compare, 1, 1, "CPU backend vs oneTBB, GLib GHashTable and ck_ht (CPU only)"},
     {"cache", wl_cache, 1, 0, "cache table, HKV's shape: fill to 0.5/0.75/1.0, find, evicting inserts"},
     {"cache-hitrate", wl_cache_hitrate, 1, 0, "cache before a backing store: hit rate, LRU/LFU, Zipf"},

@@ -293,28 +293,59 @@ HIVE_API hive_status hive_find(hive_table *table, uint64_t n, const void *keys, 
 HIVE_API hive_status hive_contains(hive_table *table, uint64_t n, const void *keys, uint8_t *found,
                                    hive_stream stream);
 
-/* Asynchronous lookups: hive_find and hive_contains that enqueue their work
- * on `stream` and return at once, without waiting for the GPU, allocating or
- * reading anything back, so that they overlap the caller's kernels, pipeline
- * small batches, and may be captured in a CUDA Graph.  The arrays are as for
- * the synchronous calls, and written when the stream reaches the work.  The
- * call's own outcome goes to *status (table memory: device memory for a CUDA
- * table), zeroed and then summed by the work: words[HIVE_ASYNC_RESERVED]
- * counts keys that were reserved values (not looked up, found 0), which the
- * synchronous calls report as HIVE_ERROR_RESERVED_KEY.  The return value
- * covers only the enqueuing (bad arguments, a broken table, CUDA errors).
+/* Asynchronous calls: hive_find, hive_contains, hive_insert, hive_erase and
+ * hive_apply that enqueue their work on `stream` and return at once, without
+ * waiting for the GPU or reading anything back, so that they overlap the
+ * caller's kernels, pipeline small batches, and may be captured in a CUDA
+ * Graph.  The arrays are as for the synchronous calls, and written when the
+ * stream reaches the work.  The call's own outcome goes to *status (table
+ * memory: device memory for a CUDA table), zeroed and then summed by the
+ * work, a count per word:
+ *   HIVE_ASYNC_INSERTED  new keys stored
+ *   HIVE_ASYNC_ERASED    keys erased
+ *   HIVE_ASYNC_RESERVED  reserved keys (not looked up, found 0; nothing done)
+ *   HIVE_ASYNC_FULL      inserts rejected for room (see below)
+ *   HIVE_ASYNC_BAD_OPS   elements of hive_apply_async with an op code outside hive_op
+ * The return value covers only the enqueuing (bad arguments, a broken
+ * table, CUDA errors); the synchronous calls' HIVE_ERROR_RESERVED_KEY,
+ * TABLE_FULL and bad-op errors are these counts.
+ *
+ * Room: the table never grows while asynchronous work runs.  An
+ * asynchronous insert (or apply with inserting elements) grows it before
+ * enqueuing, and only there, where the size, plus the keys that earlier
+ * asynchronous calls may have added, plus n, would pass max_load_factor:
+ * then it waits for those calls, to count what they added (the one host
+ * round trip; none while the bound stays below the load).  A key that still
+ * finds no room is rejected: results[i] HIVE_RESULT_REJECTED_FULL, counted
+ * in HIVE_ASYNC_FULL; run those keys again with hive_insert, which grows.
+ * `results` is required where the call may insert (its keys' locked part
+ * runs from it), and hive_apply_async requires `values`.  Asynchronous erases never shrink the table; a later
+ * synchronous call may.
+ *
+ * The size: hive_size, hive_stats_get and the synchronous calls that insert
+ * or erase first wait for the asynchronous inserts and erases enqueued
+ * before them, and count what they did.
  *
  * Ordering: a call that resizes the table (an insert that grows it, an erase
  * that shrinks it, hive_reserve, hive_clear) and hive_destroy first wait for
- * the asynchronous work enqueued before them, so that it reads the table it
- * was enqueued on; work that other calls enqueue later runs after it.  A
- * CUDA Graph is the exception: its work runs when the graph is launched, so
- * a graph holding hive calls must be launched only while the table keeps
- * the layout it was captured with: re-capture it after the table grows or
- * shrinks (hive_stats: grows and shrinks) and do not launch it while such a
- * call runs.  On a CPU table the calls run before returning. */
+ * the asynchronous work enqueued before them, so that it runs on the table it
+ * was enqueued on; work that other calls enqueue later runs after it.  Calls
+ * on one stream run in order; calls on different streams run concurrently,
+ * as synchronous calls on several streams do.  A CUDA Graph is the
+ * exception: its work runs when the graph is launched, so a graph holding
+ * hive calls must be launched only while the table keeps the layout it was
+ * captured with: re-capture it after the table grows or shrinks (hive_stats:
+ * grows and shrinks) and do not launch it while such a call runs; a graph
+ * that inserts or erases should be followed by hive_size or another
+ * synchronous call only after it was launched and waited for.  On a CPU
+ * table the calls run before returning (and may grow the table, as the
+ * synchronous ones do). */
 #define HIVE_ASYNC_STATUS_WORDS 16
-#define HIVE_ASYNC_RESERVED 2 /* the words' meanings; the other words are the library's */
+#define HIVE_ASYNC_INSERTED 0 /* the words' meanings; the other words are the library's */
+#define HIVE_ASYNC_ERASED 1
+#define HIVE_ASYNC_RESERVED 2
+#define HIVE_ASYNC_FULL 3
+#define HIVE_ASYNC_BAD_OPS 4
 typedef struct hive_async_status {
     uint64_t words[HIVE_ASYNC_STATUS_WORDS];
 } hive_async_status;
@@ -323,6 +354,41 @@ HIVE_API hive_status hive_find_async(hive_table *table, uint64_t n, const void *
                                      uint8_t *found, hive_async_status *status, hive_stream stream);
 HIVE_API hive_status hive_contains_async(hive_table *table, uint64_t n, const void *keys, uint8_t *found,
                                          hive_async_status *status, hive_stream stream);
+HIVE_API hive_status hive_insert_async(hive_table *table, uint64_t n, const void *keys, const void *values,
+                                       hive_combine combine, uint8_t *results, hive_async_status *status,
+                                       hive_stream stream);
+HIVE_API hive_status hive_erase_async(hive_table *table, uint64_t n, const void *keys, uint8_t *results,
+                                      hive_async_status *status, hive_stream stream);
+HIVE_API hive_status hive_apply_async(hive_table *table, uint64_t n, const uint8_t *ops, const void *keys,
+                                      void *values, hive_combine combine, uint8_t *results,
+                                      hive_async_status *status, hive_stream stream);
+
+/* Device views: the table used from the caller's own CUDA kernels, through
+ * include/hive/device.cuh (find, insert, upsert with a combine mode or the
+ * caller's own, erase: one key per thread).
+ *
+ * hive_device_view_acquire fills *view (a value the caller passes to its
+ * kernels) and pins the table's layout: until the matching
+ * hive_device_view_release, the table does not grow, shrink or compact.
+ * Meanwhile the synchronous and asynchronous calls still work, their keys
+ * without room rejected for it (HIVE_ERROR_TABLE_FULL naming the view), and
+ * hive_reserve, hive_clear and hive_export refuse (INVALID_ARGUMENT).  Make
+ * room first (hive_reserve): inside a kernel an insert that finds no room
+ * returns HIVE_RESULT_REJECTED_FULL.
+ *
+ * hive_device_view_release(table, stream) ends one acquire once the
+ * caller's kernels that use the view are enqueued on `stream` (for kernels on
+ * several streams, make `stream` wait for them first): what later changes
+ * the layout waits for that work, and hive_size counts what it inserted and
+ * erased.  A view must not be used in work enqueued after its release.
+ * CUDA tables only: a CPU table returns HIVE_ERROR_UNSUPPORTED. */
+#define HIVE_DEVICE_VIEW_WORDS 16
+typedef struct hive_device_view {
+    uint64_t words[HIVE_DEVICE_VIEW_WORDS];
+} hive_device_view;
+
+HIVE_API hive_status hive_device_view_acquire(hive_table *table, hive_device_view *view);
+HIVE_API hive_status hive_device_view_release(hive_table *table, hive_stream stream);
 
 /* Erases n keys.  results: table memory, (n) hive_result (ERASED, NOT_FOUND,
  * REJECTED_RESERVED), or NULL.  May shrink the table afterwards. */

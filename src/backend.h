@@ -110,13 +110,30 @@ typedef struct hive_backend_ops {
     /* Runs one batch to completion and fills *outcome. */
     hive_status (*run)(void *impl, const hive_request *r, hive_batch_scratch *scratch,
                        hive_batch_outcome *outcome, hive_stream stream);
-    /* Enqueues a FIND request on `stream` and returns without waiting,
-     * allocating or reading back (a CUDA Graph may capture it): its tallies
-     * (core/batch.h: HIVE_CTR_*) go to status[HIVE_ASYNC_STATUS_WORDS], in
-     * the table's memory, zeroed first.  The backend's resizes, clear and
-     * destroy wait for such work.  NULL where the backend has no asynchronous
-     * work (the CPU: api runs the request before returning). */
-    hive_status (*find_async)(void *impl, const hive_request *r, uint64_t *status, hive_stream stream);
+    /* Enqueues request r on `stream` and returns without waiting, allocating
+     * or reading back (a CUDA Graph may capture it): its tallies (core/batch.h:
+     * HIVE_CTR_*) go to status[HIVE_ASYNC_STATUS_WORDS], in the table's memory,
+     * zeroed first.  A request that may insert has r->results (which hold
+     * the keys the locked part of an insert must finish) and never grows the
+     * table: keys without room are rejected for it.  What such a request
+     * inserts and erases is also added to the table's unsettled counts, which
+     * `settle` hands to api.  The backend's resizes, clear and destroy wait
+     * for the work.  *captured: 1 where `stream` was capturing a CUDA Graph
+     * (the work then runs at each of the graph's launches, which nothing
+     * here sees), else 0.  NULL where the backend has no asynchronous work
+     * (the CPU: api runs the request before returning). */
+    hive_status (*enqueue)(void *impl, const hive_request *r, uint64_t *status, hive_stream stream,
+                           int *captured);
+    /* Waits for the asynchronous work noted so far (enqueue, device views)
+     * and takes the counts it added (inserted, erased: the other fields 0),
+     * leaving them zero.  NULL with enqueue. */
+    hive_status (*settle)(void *impl, hive_batch_outcome *out);
+    /* The table's memory and geometry as device code sees it
+     * (include/hive/device.cuh), its counts going where `settle` takes
+     * them; and the end of such use on `stream`: work enqueued there
+     * so far is waited for as enqueue's is.  NULL with enqueue. */
+    hive_status (*device_view)(void *impl, void *view);
+    hive_status (*device_view_done)(void *impl, hive_stream stream);
     /* Runs again the elements of r rejected for room (results[i]
      * HIVE_RESULT_REJECTED_FULL, or as the scratch recorded), after api made
      * room; *outcome counts only those elements, which stay recorded only if

@@ -168,11 +168,15 @@ class Result(enum.IntEnum):
 
 
 ASYNC_STATUS_WORDS = 16
+ASYNC_INSERTED = 0
+ASYNC_ERASED = 1
 ASYNC_RESERVED = 2
+ASYNC_FULL = 3
+ASYNC_BAD_OPS = 4
 
 
 class AsyncStatus(ctypes.Structure):
-    """hive_async_status: words[ASYNC_RESERVED] counts the reserved keys of an asynchronous call."""
+    """hive_async_status: an asynchronous call's counts, words[ASYNC_INSERTED] to words[ASYNC_BAD_OPS]."""
 
     _fields_ = [("words", ctypes.c_uint64 * ASYNC_STATUS_WORDS)]
 
@@ -289,6 +293,9 @@ _functions = {
     "hive_contains": (_status, [_table_p, _u64, _array, _u8_p, hive_stream]),
     "hive_find_async": (_status, [_table_p, _u64, _array, _array, _u8_p, _array, hive_stream]),
     "hive_contains_async": (_status, [_table_p, _u64, _array, _u8_p, _array, hive_stream]),
+    "hive_insert_async": (_status, [_table_p, _u64, _array, _array, _enum, _u8_p, _array, hive_stream]),
+    "hive_erase_async": (_status, [_table_p, _u64, _array, _u8_p, _array, hive_stream]),
+    "hive_apply_async": (_status, [_table_p, _u64, _u8_p, _array, _array, _enum, _u8_p, _array, hive_stream]),
     "hive_erase": (_status, [_table_p, _u64, _array, _u8_p, hive_stream]),
     "hive_apply": (_status, [_table_p, _u64, _u8_p, _array, _array, _enum, _u8_p, hive_stream]),
     "hive_size": (_status, [_table_p, _u64_p]),

@@ -81,3 +81,26 @@ def test_find_async_on_a_cpu_table_runs_before_returning():
     assert found.tolist() == [1, 1, 0] and values[:2].tolist() == [5, 6]
     assert status.words[_lib.ASYNC_RESERVED] == 1
     _lib.check(_lib.hive_destroy(table))
+
+
+def test_insert_and_erase_async_on_a_cpu_table_count_in_the_status():
+    import numpy as np
+
+    config = _lib.config_init()
+    config.backend = _lib.Backend.CPU
+    table = ctypes.c_void_p()
+    _lib.check(_lib.hive_create(ctypes.byref(config), ctypes.byref(table)))
+    keys = np.array([5, 6, 5, 0xFFFFFFFE], np.uint32)
+    values = np.array([1, 2, 3, 4], np.uint32)
+    results, status = np.zeros(4, np.uint8), _lib.AsyncStatus()
+    _lib.check(_lib.hive_insert_async(table, 4, keys.ctypes.data, values.ctypes.data, _lib.Combine.ADD,
+                                      results.ctypes.data, ctypes.addressof(status), None))
+    words = status.words
+    assert (words[_lib.ASYNC_INSERTED], words[_lib.ASYNC_RESERVED], words[_lib.ASYNC_FULL]) == (2, 1, 0)
+    _lib.check(_lib.hive_erase_async(table, 2, keys.ctypes.data, results.ctypes.data, ctypes.addressof(status),
+                                     None))
+    assert status.words[_lib.ASYNC_ERASED] == 2
+    size = ctypes.c_uint64()
+    _lib.check(_lib.hive_size(table, ctypes.byref(size)))
+    assert size.value == 0
+    _lib.check(_lib.hive_destroy(table))

@@ -10,9 +10,6 @@
 #include "base/check.h"
 #include "api/table.h"
 
-/* Larger batches are surely a mistake (over 4 TiB of keys). */
-#define HIVE_MAX_BATCH (1ull << 40)
-
 /* The resize lock prefers writers: with glibc's default (readers first), a
  * steady stream of batches on other threads, each taking it for reading,
  * can hold off a resize indefinitely.  No thread takes it for reading twice,
@@ -70,13 +67,11 @@ hive_status hive_refuse_if_broken(const hive_table *t, const char *call)
                      "lost): only hive_clear and hive_destroy work on this table");
 }
 
-/* Every call but hive_create and hive_destroy runs between table_enter and
- * table_leave, so that hive_destroy can wait for the calls inside.  The
- * count goes up before the handle is checked and hive_destroy marks the
- * handle before it reads the count (both sequentially consistent): either
+/* The count of calls inside goes up before the handle is checked, and
+ * hive_destroy marks the handle before it reads the count (both sequentially consistent): either
  * the call sees the mark and leaves, or hive_destroy sees the call and
  * waits for it. */
-static hive_status table_enter(hive_table *t, const char *call)
+hive_status hive_table_enter(hive_table *t, const char *call)
 {
     HIVE_CHECK_ARG(t != NULL, call, "table is NULL");
     __atomic_fetch_add(&t->calls, 1, __ATOMIC_SEQ_CST);
@@ -90,7 +85,7 @@ static hive_status table_enter(hive_table *t, const char *call)
     return HIVE_SUCCESS;
 }
 
-static void table_leave(hive_table *t)
+void hive_table_leave(hive_table *t)
 {
     __atomic_fetch_sub(&t->calls, 1, __ATOMIC_SEQ_CST);
 }
@@ -120,7 +115,7 @@ hive_status hive_get_config(const hive_table *table, hive_config *config)
     static const char call[] = "hive_get_config";
     hive_clear_error();
     hive_table *t = (hive_table *)table; /* only its call count changes */
-    HIVE_TRY(table_enter(t, call));
+    HIVE_TRY(hive_table_enter(t, call));
     hive_status s = config != NULL ? HIVE_SUCCESS
                                    : hive_fail(HIVE_ERROR_INVALID_ARGUMENT, call, "config is NULL");
     if (s == HIVE_SUCCESS) {
@@ -128,17 +123,14 @@ hive_status hive_get_config(const hive_table *table, hive_config *config)
         memcpy(config, &table->config, bytes);
         config->struct_size = bytes; /* the caller's struct, as much of it as was written */
     }
-    table_leave(t);
+    hive_table_leave(t);
     return s;
 }
 
 /* ---------------------------------------------------------------- batches */
 
-/* An array argument: NULL only where not required, aligned to its
- * elements (`align` bytes: a misaligned key array would fault a GPU's
- * context for every table on it), and in memory the backend can reach. */
-static hive_status check_array(const hive_table *t, const void *p, int required, size_t align,
-                               const char *call, const char *what)
+hive_status hive_check_array(const hive_table *t, const void *p, int required, size_t align,
+                             const char *call, const char *what)
 {
     if (p == NULL) {
         HIVE_CHECK_ARG(!required, call, "%s is NULL", what);
@@ -149,44 +141,33 @@ static hive_status check_array(const hive_table *t, const void *p, int required,
     return t->ops->check_pointer(t->impl, p, call, what);
 }
 
-/* Bytes of one key or value of the table. */
-static size_t kv_bytes(const hive_table *t)
+size_t hive_kv_bytes(const hive_table *t)
 {
     return t->config.key_width == HIVE_KV64 ? 8 : 4;
 }
 
-static hive_status check_batch_n(uint64_t n, const char *call)
+hive_status hive_check_batch_n(uint64_t n, const char *call)
 {
     HIVE_CHECK_ARG(n <= HIVE_MAX_BATCH, call, "n = %llu is beyond what a table can address",
                    (unsigned long long)n);
     return HIVE_SUCCESS;
 }
 
-/* The body of a public call, run between table_enter and table_leave. */
-#define HIVE_ENTERED(t, call, body)                  \
-    do {                                             \
-        hive_clear_error();                          \
-        HIVE_TRY(table_enter((t), (call)));          \
-        hive_status entered_status_ = (body);        \
-        table_leave(t);                              \
-        return entered_status_;                      \
-    } while (0)
-
 static hive_status insert_entered(hive_table *t, uint64_t n, const void *keys, const void *values,
                                   hive_combine combine, uint8_t *results, hive_stream stream)
 {
     static const char call[] = "hive_insert";
-    HIVE_TRY(check_batch_n(n, call));
+    HIVE_TRY(hive_check_batch_n(n, call));
     HIVE_CHECK_ARG((unsigned)combine <= HIVE_COMBINE_MAX, call,
                    "combine %d is not a hive_combine", (int)combine);
     if (n == 0)
         return HIVE_SUCCESS;
-    HIVE_TRY(check_array(t, keys, 1, kv_bytes(t), call, "keys"));
-    HIVE_TRY(check_array(t, values, 1, kv_bytes(t), call, "values"));
-    HIVE_TRY(check_array(t, results, 0, 1, call, "results"));
+    HIVE_TRY(hive_check_array(t, keys, 1, hive_kv_bytes(t), call, "keys"));
+    HIVE_TRY(hive_check_array(t, values, 1, hive_kv_bytes(t), call, "values"));
+    HIVE_TRY(hive_check_array(t, results, 0, 1, call, "results"));
     hive_request r = {.n = n, .op = HIVE_OP_UPSERT, .combine = combine, .keys = keys,
                       .values_in = values, .results = results};
-    return hive_policy_run(t, &r, 0, stream, call);
+    return hive_policy_run(t, &r, 0, stream, call, NULL);
 }
 
 hive_status hive_insert(hive_table *table, uint64_t n, const void *keys, const void *values,
@@ -199,15 +180,15 @@ static hive_status find_entered(hive_table *t, uint64_t n, const void *keys, voi
                                 uint8_t *found, hive_stream stream)
 {
     static const char call[] = "hive_find";
-    HIVE_TRY(check_batch_n(n, call));
+    HIVE_TRY(hive_check_batch_n(n, call));
     if (n == 0)
         return HIVE_SUCCESS;
-    HIVE_TRY(check_array(t, keys, 1, kv_bytes(t), call, "keys"));
-    HIVE_TRY(check_array(t, values, 0, kv_bytes(t), call, "values"));
-    HIVE_TRY(check_array(t, found, 0, 1, call, "found"));
+    HIVE_TRY(hive_check_array(t, keys, 1, hive_kv_bytes(t), call, "keys"));
+    HIVE_TRY(hive_check_array(t, values, 0, hive_kv_bytes(t), call, "values"));
+    HIVE_TRY(hive_check_array(t, found, 0, 1, call, "found"));
     HIVE_CHECK_ARG(values != NULL || found != NULL, call, "values and found are both NULL");
     hive_request r = {.n = n, .op = HIVE_OP_FIND, .keys = keys, .values_out = values, .found = found};
-    return hive_policy_run(t, &r, 0, stream, call);
+    return hive_policy_run(t, &r, 0, stream, call, NULL);
 }
 
 hive_status hive_find(hive_table *table, uint64_t n, const void *keys, void *values,
@@ -220,13 +201,13 @@ static hive_status contains_entered(hive_table *t, uint64_t n, const void *keys,
                                     hive_stream stream)
 {
     static const char call[] = "hive_contains";
-    HIVE_TRY(check_batch_n(n, call));
+    HIVE_TRY(hive_check_batch_n(n, call));
     if (n == 0)
         return HIVE_SUCCESS;
-    HIVE_TRY(check_array(t, keys, 1, kv_bytes(t), call, "keys"));
-    HIVE_TRY(check_array(t, found, 1, 1, call, "found"));
+    HIVE_TRY(hive_check_array(t, keys, 1, hive_kv_bytes(t), call, "keys"));
+    HIVE_TRY(hive_check_array(t, found, 1, 1, call, "found"));
     hive_request r = {.n = n, .op = HIVE_OP_FIND, .keys = keys, .found = found};
-    return hive_policy_run(t, &r, 0, stream, call);
+    return hive_policy_run(t, &r, 0, stream, call, NULL);
 }
 
 hive_status hive_contains(hive_table *table, uint64_t n, const void *keys, uint8_t *found,
@@ -235,82 +216,17 @@ hive_status hive_contains(hive_table *table, uint64_t n, const void *keys, uint8
     HIVE_ENTERED(table, "hive_contains", contains_entered(table, n, keys, found, stream));
 }
 
-/* The reserved keys among n (host memory: a CPU table's), for the status of
- * an asynchronous call that ran before returning. */
-static uint64_t reserved_among(const hive_table *t, uint64_t n, const void *keys)
-{
-    uint64_t count = 0;
-    for (uint64_t i = 0; i < n; i++)
-        count += t->config.key_width == HIVE_KV64 ? ((const uint64_t *)keys)[i] >= HIVE_KV64_RESERVED_MIN
-                                                   : ((const uint32_t *)keys)[i] >= HIVE_KV32_RESERVED_MIN;
-    return count;
-}
-
-/* hive_find_async and hive_contains_async: the request enqueued by the
- * backend, or, where it has no asynchronous work (the CPU), run now with its
- * reserved keys counted in *status instead of reported by the status. */
-static hive_status find_async_entered(hive_table *t, uint64_t n, const void *keys, void *values,
-                                      uint8_t *found, hive_async_status *status, hive_stream stream,
-                                      const char *call)
-{
-    HIVE_TRY(check_batch_n(n, call));
-    HIVE_TRY(check_array(t, status, 1, sizeof(uint64_t), call, "status"));
-    if (n > 0) {
-        HIVE_TRY(check_array(t, keys, 1, kv_bytes(t), call, "keys"));
-        HIVE_TRY(check_array(t, values, 0, kv_bytes(t), call, "values"));
-        HIVE_TRY(check_array(t, found, 0, 1, call, "found"));
-        HIVE_CHECK_ARG(values != NULL || found != NULL, call, "values and found are both NULL");
-    }
-    hive_request r = {.n = n, .op = HIVE_OP_FIND, .keys = keys, .values_out = values, .found = found};
-    if (t->ops->find_async == NULL) {
-        memset(status, 0, sizeof *status);
-        hive_status s = n == 0 ? HIVE_SUCCESS : hive_policy_run(t, &r, 0, stream, call);
-        if (s != HIVE_ERROR_RESERVED_KEY)
-            return s;
-        status->words[HIVE_ASYNC_RESERVED] = reserved_among(t, n, keys);
-        hive_clear_error();
-        return HIVE_SUCCESS;
-    }
-    pthread_rwlock_rdlock(&t->resize_lock);
-    hive_status s = hive_refuse_if_broken(t, call);
-    if (s == HIVE_SUCCESS)
-        s = t->ops->find_async(t->impl, &r, status->words, stream);
-    pthread_rwlock_unlock(&t->resize_lock);
-    return s;
-}
-
-hive_status hive_find_async(hive_table *table, uint64_t n, const void *keys, void *values, uint8_t *found,
-                            hive_async_status *status, hive_stream stream)
-{
-    HIVE_ENTERED(table, "hive_find_async",
-                 find_async_entered(table, n, keys, values, found, status, stream, "hive_find_async"));
-}
-
-static hive_status contains_async_entered(hive_table *t, uint64_t n, const void *keys, uint8_t *found,
-                                          hive_async_status *status, hive_stream stream)
-{
-    static const char call[] = "hive_contains_async";
-    HIVE_CHECK_ARG(n == 0 || found != NULL, call, "found is NULL");
-    return find_async_entered(t, n, keys, NULL, found, status, stream, call);
-}
-
-hive_status hive_contains_async(hive_table *table, uint64_t n, const void *keys, uint8_t *found,
-                                hive_async_status *status, hive_stream stream)
-{
-    HIVE_ENTERED(table, "hive_contains_async", contains_async_entered(table, n, keys, found, status, stream));
-}
-
 static hive_status erase_entered(hive_table *t, uint64_t n, const void *keys, uint8_t *results,
                                  hive_stream stream)
 {
     static const char call[] = "hive_erase";
-    HIVE_TRY(check_batch_n(n, call));
+    HIVE_TRY(hive_check_batch_n(n, call));
     if (n == 0)
         return HIVE_SUCCESS;
-    HIVE_TRY(check_array(t, keys, 1, kv_bytes(t), call, "keys"));
-    HIVE_TRY(check_array(t, results, 0, 1, call, "results"));
+    HIVE_TRY(hive_check_array(t, keys, 1, hive_kv_bytes(t), call, "keys"));
+    HIVE_TRY(hive_check_array(t, results, 0, 1, call, "results"));
     hive_request r = {.n = n, .op = HIVE_OP_ERASE, .keys = keys, .results = results};
-    return hive_policy_run(t, &r, 1, stream, call);
+    return hive_policy_run(t, &r, 1, stream, call, NULL);
 }
 
 hive_status hive_erase(hive_table *table, uint64_t n, const void *keys, uint8_t *results,
@@ -324,15 +240,15 @@ static hive_status apply_entered(hive_table *t, uint64_t n, const uint8_t *ops, 
                                  hive_stream stream)
 {
     static const char call[] = "hive_apply";
-    HIVE_TRY(check_batch_n(n, call));
+    HIVE_TRY(hive_check_batch_n(n, call));
     HIVE_CHECK_ARG((unsigned)combine <= HIVE_COMBINE_MAX, call,
                    "combine %d is not a hive_combine", (int)combine);
     if (n == 0)
         return HIVE_SUCCESS;
-    HIVE_TRY(check_array(t, ops, 1, 1, call, "ops"));
-    HIVE_TRY(check_array(t, keys, 1, kv_bytes(t), call, "keys"));
-    HIVE_TRY(check_array(t, values, 0, kv_bytes(t), call, "values"));
-    HIVE_TRY(check_array(t, results, 0, 1, call, "results"));
+    HIVE_TRY(hive_check_array(t, ops, 1, 1, call, "ops"));
+    HIVE_TRY(hive_check_array(t, keys, 1, hive_kv_bytes(t), call, "keys"));
+    HIVE_TRY(hive_check_array(t, values, 0, hive_kv_bytes(t), call, "values"));
+    HIVE_TRY(hive_check_array(t, results, 0, 1, call, "results"));
     hive_request r = {.n = n, .op = HIVE_OP_FIND, .ops = ops, .combine = combine, .keys = keys,
                       .values_in = values, .values_out = values, .results = results};
     if (values == NULL) { /* allowed when no element inserts */
@@ -342,7 +258,7 @@ static hive_status apply_entered(hive_table *t, uint64_t n, const uint8_t *ops, 
         HIVE_CHECK_ARG(inserts == 0, call, "values is NULL, and %llu elements insert",
                        (unsigned long long)inserts);
     }
-    return hive_policy_run(t, &r, 1, stream, call);
+    return hive_policy_run(t, &r, 1, stream, call, NULL);
 }
 
 hive_status hive_apply(hive_table *table, uint64_t n, const uint8_t *ops, const void *keys,
@@ -357,6 +273,7 @@ hive_status hive_apply(hive_table *table, uint64_t n, const uint8_t *ops, const 
 static hive_status size_entered(hive_table *t, uint64_t *size)
 {
     HIVE_CHECK_ARG(size != NULL, "hive_size", "size is NULL");
+    HIVE_TRY(hive_policy_settle(t));
     *size = __atomic_load_n(&t->size, __ATOMIC_SEQ_CST);
     return HIVE_SUCCESS;
 }
@@ -369,7 +286,9 @@ hive_status hive_size(hive_table *table, uint64_t *size)
 static hive_status clear_entered(hive_table *t, hive_stream stream)
 {
     pthread_rwlock_wrlock(&t->resize_lock);
-    hive_status s = t->ops->clear(t->impl, stream);
+    hive_status s = hive_policy_refuse_if_pinned(t, "hive_clear");
+    if (s == HIVE_SUCCESS)
+        s = t->ops->clear(t->impl, stream);
     if (s == HIVE_SUCCESS) {
         __atomic_store_n(&t->resized.broken, 0, __ATOMIC_SEQ_CST); /* empty, as a fresh table */
         s = hive_policy_clear(t, stream);
@@ -400,18 +319,22 @@ static hive_status export_entered(hive_table *t, uint64_t capacity, void *keys, 
 {
     static const char call[] = "hive_export";
     HIVE_CHECK_ARG(count != NULL, call, "count is NULL");
+    HIVE_TRY(hive_policy_settle(t));
     pthread_rwlock_wrlock(&t->resize_lock);
     uint64_t size = __atomic_load_n(&t->size, __ATOMIC_SEQ_CST);
-    hive_status s = HIVE_SUCCESS;
+    /* A user kernel may still be adding keys through a device view. */
+    hive_status s = hive_policy_refuse_if_pinned(t, call);
     *count = size;
-    if (capacity < size)
+    if (s != HIVE_SUCCESS)
+        ;
+    else if (capacity < size)
         s = hive_fail(HIVE_ERROR_INVALID_ARGUMENT, call,
                       "capacity %llu is smaller than the size %llu",
                       (unsigned long long)capacity, (unsigned long long)size);
     else if (size > 0 && (keys == NULL || values == NULL))
         s = hive_fail(HIVE_ERROR_INVALID_ARGUMENT, call, "keys or values is NULL");
-    else if (size > 0 && (s = check_array(t, keys, 1, kv_bytes(t), call, "keys")) == HIVE_SUCCESS &&
-             (s = check_array(t, values, 1, kv_bytes(t), call, "values")) == HIVE_SUCCESS &&
+    else if (size > 0 && (s = hive_check_array(t, keys, 1, hive_kv_bytes(t), call, "keys")) == HIVE_SUCCESS &&
+             (s = hive_check_array(t, values, 1, hive_kv_bytes(t), call, "values")) == HIVE_SUCCESS &&
              (s = hive_refuse_if_broken(t, call)) == HIVE_SUCCESS)
         s = t->ops->export_pairs(t->impl, capacity, keys, values, count, stream);
     pthread_rwlock_unlock(&t->resize_lock);
@@ -431,6 +354,7 @@ static hive_status stats_entered(hive_table *t, hive_stats *stats)
     static const char call[] = "hive_stats_get";
     HIVE_CHECK_ARG(stats != NULL, call, "stats is NULL");
     memset(stats, 0, sizeof *stats);
+    HIVE_TRY(hive_policy_settle(t));
     uint32_t S = t->config.bucket_slots;
     pthread_rwlock_rdlock(&t->resize_lock);
     hive_shape shape;

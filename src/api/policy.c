@@ -79,8 +79,10 @@ static hive_status grow_locked(hive_table *t, uint64_t slots, hive_stream stream
 }
 
 /* Makes room for `incoming` more keys: grows when they would take the load
- * past max_load_factor, to load_limit's room for them.  Called with the
- * resize lock held for reading; returns with it held for reading. */
+ * past max_load_factor, to load_limit's room for them (not while a device
+ * view pins the layout: keys without room are then rejected for it).
+ * Called with the resize lock held for reading; returns with it held for
+ * reading. */
 static hive_status grow_for(hive_table *t, uint64_t incoming, hive_stream stream)
 {
     uint64_t keys = __atomic_load_n(&t->size, __ATOMIC_SEQ_CST) + incoming;
@@ -90,7 +92,7 @@ static hive_status grow_for(hive_table *t, uint64_t incoming, hive_stream stream
     pthread_rwlock_wrlock(&t->resize_lock);
     hive_status s = HIVE_SUCCESS;
     keys = __atomic_load_n(&t->size, __ATOMIC_SEQ_CST) + incoming; /* others may have grown it */
-    if (slots_at(keys, t->config.max_load_factor) > hive_policy_capacity(t))
+    if (slots_at(keys, t->config.max_load_factor) > hive_policy_capacity(t) && !hive_policy_pinned(t))
         s = grow_locked(t, growth_target(t, slots_for(t, keys)), stream);
     pthread_rwlock_unlock(&t->resize_lock);
     pthread_rwlock_rdlock(&t->resize_lock);
@@ -113,7 +115,7 @@ static hive_status shrink_if_sparse(hive_table *t, hive_stream stream)
     uint64_t cap = hive_policy_capacity(t);
     uint64_t size = __atomic_load_n(&t->size, __ATOMIC_SEQ_CST);
     if ((double)size < min_lf * (double)cap && cap > t->config.initial_capacity &&
-        size < t->shrink_below) {
+        size < t->shrink_below && !hive_policy_pinned(t)) {
         double target_lf = (min_lf + load_limit(t)) / 2;
         uint64_t want = (uint64_t)ceil((double)size / target_lf);
         if (want < t->config.initial_capacity)
@@ -154,6 +156,10 @@ static hive_status shrink_if_sparse(hive_table *t, hive_stream stream)
 static hive_status relieve_stash(hive_table *t, hive_stream stream)
 {
     pthread_rwlock_wrlock(&t->resize_lock);
+    if (hive_policy_pinned(t)) {
+        pthread_rwlock_unlock(&t->resize_lock);
+        return HIVE_SUCCESS; /* the stash stays crowded until the views are released */
+    }
     hive_status s = compact(t, stream);
     hive_shape shape = shape_of(t);
     uint64_t live = 0, capacity = shape.buckets * t->config.bucket_slots;
@@ -200,7 +206,9 @@ static void fold(hive_table *t, const hive_batch_outcome *o)
     __atomic_fetch_add(&t->evictions, o->evictions, __ATOMIC_RELAXED);
 }
 
-/* `grow_failed`: the growth for keys rejected for room ran out of memory. */
+/* Why keys rejected for room stayed so (retry_full). */
+enum { HIVE_GREW = 0, HIVE_GROW_OUT_OF_MEMORY, HIVE_GROW_PINNED };
+
 static hive_status outcome_status(const hive_batch_outcome *o, int grow_failed, const char *call)
 {
     if (o->bad_ops)
@@ -210,8 +218,11 @@ static hive_status outcome_status(const hive_batch_outcome *o, int grow_failed, 
     if (o->full)
         return hive_fail(HIVE_ERROR_TABLE_FULL, call, "%llu keys found no room (%s)",
                          (unsigned long long)o->full,
-                         grow_failed ? "and growing the table for them ran out of memory"
-                                        : "max_evictions and the stash exhausted, and the table at its largest");
+                         grow_failed == HIVE_GROW_OUT_OF_MEMORY
+                             ? "and growing the table for them ran out of memory"
+                         : grow_failed == HIVE_GROW_PINNED
+                             ? "and a device view (hive_device_view_acquire) keeps the table from growing"
+                             : "max_evictions and the stash exhausted, and the table at its largest");
     if (o->reserved)
         return hive_fail(HIVE_ERROR_RESERVED_KEY, call,
                          "%llu keys were reserved sentinels (>= HIVE_KV*_RESERVED_MIN) and skipped",
@@ -235,13 +246,16 @@ static hive_status retry_full(hive_table *t, const hive_request *r, hive_batch_s
         uint64_t cap = hive_policy_capacity(t);
         int sparse = tries == 0 && t->config.stash_fraction > 0 &&
                       (double)__atomic_load_n(&t->size, __ATOMIC_SEQ_CST) < load_limit(t) / 2 * (double)cap;
-        hive_status s = sparse                 ? compact(t, stream)
+        int pinned = hive_policy_pinned(t);
+        hive_status s = pinned                  ? HIVE_ERROR_TABLE_FULL
+                        : sparse                ? compact(t, stream)
                         : cap >= HIVE_MAX_SLOTS ? HIVE_ERROR_TABLE_FULL
                                                 : grow_locked(t, growth_target(t, cap + 1), stream);
         pthread_rwlock_unlock(&t->resize_lock);
         if (s == HIVE_ERROR_OUT_OF_MEMORY || s == HIVE_ERROR_TABLE_FULL) {
             hive_clear_error();
-            *grow_failed = s == HIVE_ERROR_OUT_OF_MEMORY;
+            *grow_failed = pinned ? HIVE_GROW_PINNED : s == HIVE_ERROR_OUT_OF_MEMORY ? HIVE_GROW_OUT_OF_MEMORY
+                                                                                   : HIVE_GREW;
             return HIVE_SUCCESS; /* the keys stay rejected: outcome_status reports it */
         }
         if (s != HIVE_SUCCESS)
@@ -260,13 +274,82 @@ static hive_status retry_full(hive_table *t, const hive_request *r, hive_batch_s
     return HIVE_SUCCESS;
 }
 
+/* ---------------------------------------------------------------- work the host did not wait for */
+
+int hive_policy_pinned(const hive_table *t) { return __atomic_load_n(&t->pins, __ATOMIC_SEQ_CST) != 0; }
+
+hive_status hive_policy_refuse_if_pinned(const hive_table *t, const char *call)
+{
+    uint64_t pins = __atomic_load_n(&t->pins, __ATOMIC_SEQ_CST);
+    if (pins == 0)
+        return HIVE_SUCCESS;
+    return hive_fail(HIVE_ERROR_INVALID_ARGUMENT, call,
+                     "%llu device view%s (hive_device_view_acquire) pin the table's layout: release %s first",
+                     (unsigned long long)pins, pins == 1 ? "" : "s", pins == 1 ? "it" : "them");
+}
+
+/* Under the resize lock held for writing, no asynchronous call is being
+ * enqueued (each holds it for reading), so that the calls counted are those
+ * the backend's settle waits for. */
+/* Whether asynchronous work may have counted something since the last settle. */
+static int may_be_unsettled(const hive_table *t)
+{
+    return t->ops->settle != NULL && (__atomic_load_n(&t->unsettled, __ATOMIC_SEQ_CST) != 0 ||
+                                      __atomic_load_n(&t->graphs_mutate, __ATOMIC_SEQ_CST) != 0);
+}
+
+static hive_status settle_locked(hive_table *t, hive_batch_outcome *o)
+{
+    if (!may_be_unsettled(t))
+        return HIVE_SUCCESS;
+    HIVE_TRY(t->ops->settle(t->impl, o));
+    __atomic_store_n(&t->unsettled, 0, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&t->async_bound, 0, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&t->view_unsettled, 0, __ATOMIC_SEQ_CST);
+    return HIVE_SUCCESS;
+}
+
+hive_status hive_policy_settle(hive_table *t)
+{
+    if (!may_be_unsettled(t))
+        return HIVE_SUCCESS;
+    pthread_rwlock_wrlock(&t->resize_lock);
+    hive_batch_outcome o = {0};
+    hive_status s = settle_locked(t, &o);
+    if (s == HIVE_SUCCESS)
+        fold(t, &o);
+    pthread_rwlock_unlock(&t->resize_lock);
+    return s;
+}
+
+hive_status hive_policy_room_for_async(hive_table *t, uint64_t incoming, hive_stream stream)
+{
+    uint64_t limit = (uint64_t)(t->config.max_load_factor * (double)hive_policy_capacity(t));
+    uint64_t bound = __atomic_load_n(&t->size, __ATOMIC_SEQ_CST) +
+                     __atomic_load_n(&t->async_bound, __ATOMIC_SEQ_CST) + incoming;
+    hive_status s = HIVE_SUCCESS;
+    if (!hive_policy_pinned(t) && (bound > limit || __atomic_load_n(&t->view_unsettled, __ATOMIC_SEQ_CST))) {
+        pthread_rwlock_unlock(&t->resize_lock);
+        s = hive_policy_settle(t);
+        pthread_rwlock_rdlock(&t->resize_lock);
+        if (s == HIVE_SUCCESS)
+            s = grow_for(t, __atomic_load_n(&t->async_bound, __ATOMIC_SEQ_CST) + incoming, stream);
+    }
+    if (s == HIVE_SUCCESS)
+        __atomic_fetch_add(&t->async_bound, incoming, __ATOMIC_SEQ_CST);
+    return s;
+}
+
 /* ---------------------------------------------------------------- batches */
 
 hive_status hive_policy_run(hive_table *t, const hive_request *request, int may_erase,
-                            hive_stream stream, const char *call)
+                            hive_stream stream, const char *call, hive_batch_outcome *outcome)
 {
     hive_batch_outcome out = {0};
     hive_request r = *request;
+    /* The size decides growth and shrinking: asynchronous work counts first. */
+    if (may_erase || hive_request_may_insert(&r))
+        HIVE_TRY(hive_policy_settle(t));
     /* Before anything runs: a batch that cannot have its scratch does nothing. */
     hive_batch_scratch *scratch = NULL;
     HIVE_TRY(t->ops->begin(t->impl, &r, &scratch, stream));
@@ -301,6 +384,8 @@ hive_status hive_policy_run(hive_table *t, const hive_request *request, int may_
     t->ops->end(t->impl, scratch, stream);
     if (s != HIVE_SUCCESS)
         return s;
+    if (outcome != NULL)
+        *outcome = out;
     if (relieve)
         HIVE_TRY(relieve_stash(t, stream));
     if (may_erase && out.erased > 0)
@@ -311,9 +396,9 @@ hive_status hive_policy_run(hive_table *t, const hive_request *request, int may_
 hive_status hive_policy_reserve(hive_table *t, uint64_t keys, hive_stream stream)
 {
     pthread_rwlock_wrlock(&t->resize_lock);
-    hive_status s = HIVE_SUCCESS;
+    hive_status s = hive_policy_refuse_if_pinned(t, "hive_reserve");
     uint64_t want = slots_for(t, keys);
-    if (want > hive_policy_capacity(t))
+    if (s == HIVE_SUCCESS && want > hive_policy_capacity(t))
         s = grow_locked(t, want, stream);
     pthread_rwlock_unlock(&t->resize_lock);
     return s;
@@ -321,6 +406,9 @@ hive_status hive_policy_reserve(hive_table *t, uint64_t keys, hive_stream stream
 
 hive_status hive_policy_clear(hive_table *t, hive_stream stream)
 {
+    /* What asynchronous work counted before the clear is gone with its keys. */
+    hive_batch_outcome gone = {0};
+    HIVE_TRY(settle_locked(t, &gone));
     __atomic_store_n(&t->size, 0, __ATOMIC_SEQ_CST);
     t->shrink_below = UINT64_MAX;
     /* A stash enlarged for crowded keys goes back to stash_fraction.  The

@@ -32,8 +32,49 @@ struct hive_table {
     uint64_t shrink_below;        /* a shrink is tried only while size < this (hysteresis) */
     hive_resize_state resized;    /* the resize driver's (src/resize.c) */
     uint64_t calls;               /* calls inside the API on this table, for hive_destroy */
+    /* Work the host did not wait for (asynchronous inserts and erases, user
+     * kernels through device views) changes the size where the backend
+     * keeps its counts; hive_policy_settle folds them into `size`.
+     * unsettled: such calls (and released views) since the last settle;
+     * async_bound: the keys those calls may have added (a view's count is
+     * unbounded: view_unsettled). */
+    uint64_t unsettled, async_bound, view_unsettled;
+    /* 1 once an asynchronous insert or erase was captured in a CUDA Graph:
+     * its launches go unseen, so every settle then asks the backend. */
+    uint32_t graphs_mutate;
+    /* Device views out (hive_device_view_acquire): while any is, the layout
+     * stays as it is (no growth, shrink or compaction). */
+    uint64_t pins;
     pthread_rwlock_t resize_lock; /* operations share it; resizing takes it alone */
 };
+
+/* Larger batches are surely a mistake (over 4 TiB of keys). */
+#define HIVE_MAX_BATCH (1ull << 40)
+
+/* api.c: every call but hive_create and hive_destroy runs between enter and
+ * leave, so that hive_destroy can wait for the calls inside. */
+hive_status hive_table_enter(hive_table *t, const char *call);
+void hive_table_leave(hive_table *t);
+
+/* The body of a public call, run between hive_table_enter and hive_table_leave. */
+#define HIVE_ENTERED(t, call, body)                  \
+    do {                                             \
+        hive_clear_error();                          \
+        HIVE_TRY(hive_table_enter((t), (call)));     \
+        hive_status entered_status_ = (body);        \
+        hive_table_leave(t);                         \
+        return entered_status_;                      \
+    } while (0)
+
+/* api.c: an array argument: NULL only where not required, aligned to its
+ * elements (`align` bytes: a misaligned key array would fault a GPU's
+ * context for every table on it), and in memory the backend can reach. */
+hive_status hive_check_array(const hive_table *t, const void *p, int required, size_t align,
+                             const char *call, const char *what);
+/* api.c: bytes of one key or value of the table. */
+size_t hive_kv_bytes(const hive_table *t);
+/* api.c: INVALID_ARGUMENT for a batch larger than HIVE_MAX_BATCH. */
+hive_status hive_check_batch_n(uint64_t n, const char *call);
 
 /* The size of an older header's hive_config (versions 1 and 2: 80 bytes). */
 #define HIVE_OLDEST_CONFIG_SIZE 80u
@@ -60,7 +101,21 @@ uint64_t hive_policy_capacity(const hive_table *t);
  * that found no room), relieves a crowded stash, shrinks after if it may
  * erase, and turns the outcome into a status naming `call`. */
 hive_status hive_policy_run(hive_table *t, const hive_request *r, int may_erase, hive_stream stream,
-                            const char *call);
+                            const char *call, hive_batch_outcome *outcome);
+/* Folds into the size what work the host did not wait for has counted
+ * (backend.h: settle): waits for that work.  Nothing to do, and no wait,
+ * where no such work ran since the last settle. */
+hive_status hive_policy_settle(hive_table *t);
+/* For an asynchronous batch that may add `incoming` keys, with the resize
+ * lock held for reading (and still held on return): grows first where the
+ * size, plus what unsettled asynchronous work may have added, plus
+ * `incoming`, would pass max_load_factor, settling first where that bound
+ * is all that passes it. */
+hive_status hive_policy_room_for_async(hive_table *t, uint64_t incoming, hive_stream stream);
+/* Whether a device view pins the layout; and INVALID_ARGUMENT naming `call`
+ * where one does. */
+int hive_policy_pinned(const hive_table *t);
+hive_status hive_policy_refuse_if_pinned(const hive_table *t, const char *call);
 /* hive_reserve: grows to hold `keys` keys under max_load_factor. */
 hive_status hive_policy_reserve(hive_table *t, uint64_t keys, hive_stream stream);
 /* hive_clear, with the resize lock held for writing: the emptied table. */

@@ -51,8 +51,10 @@ enum {
     HIVE_CTR_COUNT
 };
 /* An asynchronous call's status is a counter block (hive.h). */
-static_assert(HIVE_CTR_COUNT <= HIVE_ASYNC_STATUS_WORDS && HIVE_CTR_RESERVED == HIVE_ASYNC_RESERVED,
-              "hive_async_status holds the counters, reserved keys at HIVE_ASYNC_RESERVED");
+static_assert(HIVE_CTR_COUNT <= HIVE_ASYNC_STATUS_WORDS && HIVE_CTR_INSERTED == HIVE_ASYNC_INSERTED &&
+                  HIVE_CTR_ERASED == HIVE_ASYNC_ERASED && HIVE_CTR_RESERVED == HIVE_ASYNC_RESERVED &&
+                  HIVE_CTR_FULL == HIVE_ASYNC_FULL && HIVE_CTR_BAD_OPS == HIVE_ASYNC_BAD_OPS,
+              "hive_async_status holds the counters, each public word at its HIVE_ASYNC_* index");
 
 /* The op of element i: its byte of a mixed batch, or the batch's own. */
 HIVE_PROTO int hive_batch_op(const hive_batch *b, uint64_t i)

@@ -28,5 +28,6 @@
 #define HIVE_CMB_ADD 2
 #define HIVE_CMB_MIN 3
 #define HIVE_CMB_MAX 4
+#define HIVE_CMB_USER 5 /* device code's own (core/combine.h); never a hive_combine */
 
 #endif

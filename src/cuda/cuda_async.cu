@@ -1,10 +1,15 @@
-/* cuda_async.cu — the ordering of a table's asynchronous lookups against what
- * changes its layout (hive.h: hive_find_async).  Each asynchronous call
- * records an event on its stream after its work, in a ring of the table's
- * events; a resize step, a clear or the table's destruction first waits for
- * every event recorded since the last such wait.  A call captured in a CUDA
+/* cuda_async.cu — the ordering of a table's asynchronous work (hive.h:
+ * hive_find_async and the rest, and device views) against what changes its
+ * layout, and the device view itself.  Each asynchronous call, and each
+ * release of a device view, records an event on its stream after its work,
+ * in a ring of the table's events; a resize step, a clear, a settle of the
+ * size or the table's destruction first waits for every event recorded
+ * since the last such wait.  A call captured in a CUDA
  * Graph records nothing: its work runs at the graph's launches, which the
  * caller orders (hive.h). */
+#include <string.h>
+
+#include "core/device_table.h"
 #include "cuda_device.h"
 #include "cuda_table.h"
 
@@ -62,4 +67,24 @@ extern "C" void hive_dict_async_free(hive_dict *d)
         if (d->async_done[i] != NULL)
             cudaEventDestroy(d->async_done[i]);
     pthread_mutex_destroy(&d->async_lock);
+}
+
+extern "C" hive_status hive_dict_device_view(void *impl, void *view)
+{
+    hive_dict *d = (hive_dict *)impl;
+    hive_device_words w;
+    memset(&w, 0, sizeof w);
+    w.table.view = d->view;
+    w.table.S = d->bucket_slots;
+    w.table.width = d->slot_words == 2 ? 64 : 32;
+    w.table.counts = d->unsettled;
+    memcpy(view, &w.view, sizeof w.view);
+    return HIVE_SUCCESS;
+}
+
+extern "C" hive_status hive_dict_device_view_done(void *impl, hive_stream stream)
+{
+    hive_dict *d = (hive_dict *)impl;
+    RETURN_ON_DEVICE(d, "hive_device_view_release (CUDA)",
+                     hive_dict_async_enqueued(d, (cudaStream_t)stream, "hive_device_view_release (CUDA)"));
 }

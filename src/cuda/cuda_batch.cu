@@ -239,20 +239,70 @@ extern "C" hive_status hive_dict_run(hive_dict *d, const hive_batch *b, hive_bat
     return HIVE_SUCCESS;
 }
 
-extern "C" hive_status hive_dict_find_async(hive_dict *d, const hive_batch *b, uint64_t *status,
-                                            hive_stream stream)
+/* Adds an asynchronous batch's tallies to the table's unsettled counts
+ * (hive_dict.unsettled), where hive_dict_settle takes them. */
+__global__ void hive_add_unsettled_kernel(const uint64_t *tallies, uint64_t *unsettled)
 {
-    static const char call[] = "hive_find_async (CUDA)";
+    unsigned c = threadIdx.x;
+    if (c < HIVE_CTR_COUNT && tallies[c] != 0)
+        atomicAdd((unsigned long long *)(unsettled + c), (unsigned long long)tallies[c]);
+}
+
+/* Takes the unsettled counts, leaving zeros: an exchange, so that a batch
+ * adding its own at the same moment is counted now or at the next take,
+ * never lost. */
+__global__ void hive_take_unsettled_kernel(uint64_t *unsettled, uint64_t *out)
+{
+    unsigned c = threadIdx.x;
+    if (c < HIVE_CTR_COUNT)
+        out[c] = atomicExch((unsigned long long *)(unsettled + c), 0ull);
+}
+
+extern "C" hive_status hive_dict_enqueue(hive_dict *d, const hive_batch *b, uint64_t *status, hive_stream stream,
+                                        int *captured)
+{
+    static const char call[] = "hive asynchronous call (CUDA)";
+    const hive_geometry_kernels *k = d->kernels;
     cudaStream_t s = (cudaStream_t)stream;
+    cudaStreamCaptureStatus capturing = cudaStreamCaptureStatusNone;
+    HIVE_TRY(hive_cuda_status(cudaStreamIsCapturing(s, &capturing), call, "cudaStreamIsCapturing"));
+    *captured = capturing != cudaStreamCaptureStatusNone;
     HIVE_TRY(hive_cuda_status(cudaMemsetAsync(status, 0, HIVE_ASYNC_STATUS_WORDS * sizeof(uint64_t), s), call,
                               "cudaMemsetAsync(status)"));
     if (b->n == 0)
         return HIVE_SUCCESS;
-    hive_batch_kernel find = d->kernels->find;
-    find<<<grid_for_at_most(d, (const void *)find, b->n, d->lanes, blocks_per_sm_cap(d, find, 0)), HIVE_THREADS,
-           0, s>>>(d->view, *b, status);
-    HIVE_TRY(launched(call));
+    hive_batch_kernel kernel = b->ops != NULL            ? k->mixed
+                               : b->op == HIVE_OP_FIND  ? k->find
+                               : b->op == HIVE_OP_ERASE ? k->erase
+                                                        : k->upsert;
+    int defers = kernel == k->mixed || kernel == k->upsert;
+    int bulk_insert = kernel == k->upsert && k->deferred != NULL && beyond_l2(d);
+    /* No full bits (they would need memory of the call's own, and a batch
+     * small enough to be asynchronous seldom defers enough keys for them). */
+    batch_launch l = {kernel, defers ? k->deferred : NULL, defers ? k->deferred_deep : NULL, d, d->lanes,
+                      blocks_per_sm_cap(d, kernel, bulk_insert), s, b, NULL};
+    HIVE_TRY(launch_batch(&l, status));
+    if (kernel != k->find) {
+        hive_add_unsettled_kernel<<<1, 32, 0, s>>>(status, d->unsettled);
+        HIVE_TRY(launched(call));
+    }
     return hive_dict_async_enqueued(d, s, call);
+}
+
+static hive_status launch_take(void *ctx, uint64_t *counters)
+{
+    hive_take_unsettled_kernel<<<1, 32, 0, ((const hive_dict *)ctx)->stream>>>(((hive_dict *)ctx)->unsettled,
+                                                                              counters);
+    return launched("hive settle (CUDA)");
+}
+
+extern "C" hive_status hive_dict_settle(hive_dict *d, hive_batch_outcome *out)
+{
+    hive_dict_async_wait(d);
+    uint64_t c[HIVE_CTR_COUNT];
+    HIVE_TRY(with_counters(d, d->stream, "hive settle (CUDA)", launch_take, d, 0, c, NULL));
+    outcome_of(c, out);
+    return HIVE_SUCCESS;
 }
 
 extern "C" hive_status hive_dict_retry_full(hive_dict *d, const hive_batch *b, hive_batch_outcome *out,

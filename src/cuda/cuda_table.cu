@@ -225,7 +225,11 @@ static hive_status cuda_create(const hive_config *c, void **impl)
                   st, fail);
     HIVE_TRY_GOTO(hive_dict_load_kernels(d, call), st, fail);
     HIVE_TRY_GOTO(device_alloc((void **)&d->counters,
-                               HIVE_COUNTER_BLOCKS * HIVE_CTR_COUNT * sizeof(uint64_t), call, "counters"),
+                               (HIVE_COUNTER_BLOCKS + 1) * HIVE_CTR_COUNT * sizeof(uint64_t), call, "counters"),
+                  st, fail);
+    d->unsettled = d->counters + HIVE_COUNTER_BLOCKS * HIVE_CTR_COUNT;
+    HIVE_TRY_GOTO(hive_cuda_status(cudaMemset(d->unsettled, 0, HIVE_CTR_COUNT * sizeof(uint64_t)), call,
+                                   "cudaMemset(unsettled)"),
                   st, fail);
     if (hive_alloc_should_fail()) {
         st = hive_fail(HIVE_ERROR_OUT_OF_MEMORY, call, "host counters: injected allocation failure");
@@ -363,11 +367,18 @@ static hive_status cuda_count_inserts(void *impl, const hive_request *r, uint64_
     RETURN_ON_DEVICE(d, "hive_apply (CUDA)", hive_dict_count_inserts(d, &b, count, stream));
 }
 
-static hive_status cuda_find_async(void *impl, const hive_request *r, uint64_t *status, hive_stream stream)
+static hive_status cuda_enqueue(void *impl, const hive_request *r, uint64_t *status, hive_stream stream,
+                                int *captured)
 {
     hive_dict *d = (hive_dict *)impl;
     hive_batch b = hive_batch_of(r, NULL);
-    RETURN_ON_DEVICE(d, "hive_find_async (CUDA)", hive_dict_find_async(d, &b, status, stream));
+    RETURN_ON_DEVICE(d, "hive asynchronous call (CUDA)", hive_dict_enqueue(d, &b, status, stream, captured));
+}
+
+static hive_status cuda_settle(void *impl, hive_batch_outcome *out)
+{
+    hive_dict *d = (hive_dict *)impl;
+    RETURN_ON_DEVICE(d, "hive settle (CUDA)", hive_dict_settle(d, out));
 }
 
 static hive_status cuda_clear(void *impl, hive_stream stream)
@@ -558,7 +569,10 @@ extern "C" const hive_backend_ops hive_cuda_backend = {
     .begin = cuda_begin,
     .end = cuda_end,
     .run = cuda_run,
-    .find_async = cuda_find_async,
+    .enqueue = cuda_enqueue,
+    .settle = cuda_settle,
+    .device_view = hive_dict_device_view,
+    .device_view_done = hive_dict_device_view_done,
     .retry_full = cuda_retry_full,
     .count_inserts = cuda_count_inserts,
     .count_new = cuda_count_new,

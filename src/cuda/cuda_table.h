@@ -58,7 +58,11 @@ typedef struct hive_dict {
     uint64_t buckets;
     /* HIVE_COUNTER_BLOCKS blocks of HIVE_CTR_COUNT counters, one per call in
      * flight (calls may come from several host threads at once). */
-    uint64_t *counters;      /* device */
+    uint64_t *counters;      /* device; one block more, at `unsettled` */
+    /* Counts (HIVE_CTR_*) that work the host does not wait for adds:
+     * asynchronous inserts and erases, and user kernels through a device
+     * view; hive_dict_settle takes them for api's size. */
+    uint64_t *unsettled;
     uint64_t *host_counters; /* pinned host */
     uint64_t counter_busy;   /* bit i: block i in use (host atomics) */
     /* Asynchronous lookups (cuda_async.cu): an event recorded after each, so
@@ -98,10 +102,14 @@ hive_status hive_dict_resize_op(hive_dict *d, hive_resize_op op, const hive_view
 hive_status hive_dict_export(hive_dict *d, uint64_t capacity, void *keys, void *values,
                              uint64_t *count, hive_stream stream);
 
-/* Enqueues a FIND batch on `stream` with its tallies summed into
- * status[HIVE_ASYNC_STATUS_WORDS] (zeroed first), and returns without waiting
- * (hive.h: hive_find_async). */
-hive_status hive_dict_find_async(hive_dict *d, const hive_batch *b, uint64_t *status, hive_stream stream);
+/* Enqueues batch b on `stream` with its tallies summed into
+ * status[HIVE_ASYNC_STATUS_WORDS] (zeroed first), and returns without waiting;
+ * a batch that may insert has results and no marks (backend.h: enqueue). */
+hive_status hive_dict_enqueue(hive_dict *d, const hive_batch *b, uint64_t *status, hive_stream stream,
+                              int *captured);
+/* Waits for the asynchronous work noted so far and takes the unsettled
+ * counts (backend.h: settle). */
+hive_status hive_dict_settle(hive_dict *d, hive_batch_outcome *out);
 
 /* cuda_async.cu */
 /* Notes that asynchronous work was just enqueued on `s` (nothing where s is
@@ -112,6 +120,9 @@ hive_status hive_dict_async_enqueued(hive_dict *d, cudaStream_t s, const char *c
 void hive_dict_async_wait(hive_dict *d);
 /* Waits, then frees the events (the table's destruction). */
 void hive_dict_async_free(hive_dict *d);
+/* backend.h: device_view and device_view_done (impl is a hive_dict). */
+hive_status hive_dict_device_view(void *impl, void *view);
+hive_status hive_dict_device_view_done(void *impl, hive_stream stream);
 
 /* cuda_pointer.cu */
 /* HIVE_SUCCESS when a table on `device` (the current device) can read and

@@ -49,11 +49,24 @@ libdir=${libdir%/pkgconfig}
 test -d "$libdir" || fail "no hive.pc installed"
 
 echo "== CMake consumer: find_package(hive), hive::hive and hive::hive_static"
+device=()
+if [ -f "$prefix/include/hive/device.cuh" ]; then
+  echo "== and a CUDA consumer of the device API: hive::device"
+  device=(-DHIVE_DEVICE_EXAMPLE="$src/../../examples/device/groupby.cu" -DCMAKE_CUDA_ARCHITECTURES=90)
+fi
 cmake -S "$src" -B "$tmp/consumer" -DCMAKE_PREFIX_PATH="$prefix" \
-      -DCMAKE_C_COMPILER="$cc" >"$tmp/configure.log" 2>&1 || show "$tmp/configure.log" "configuring the consumer"
+      -DCMAKE_C_COMPILER="$cc" "${device[@]}" >"$tmp/configure.log" 2>&1 ||
+  show "$tmp/configure.log" "configuring the consumer"
 cmake --build "$tmp/consumer" >"$tmp/build.log" 2>&1 || show "$tmp/build.log" "building the consumer"
 check "$tmp/consumer/hive-consumer" shared
 check "$tmp/consumer/hive-consumer-static" static
+if [ ${#device[@]} -gt 0 ]; then
+  # Built against the installed headers alone; it runs where there is a GPU
+  # (77: none here).
+  rc=0
+  env -u LD_LIBRARY_PATH "$tmp/consumer/hive-device-consumer" || rc=$?
+  [ "$rc" = 0 ] || [ "$rc" = 77 ] || fail "hive-device-consumer FAILED ($rc)"
+fi
 
 echo "== pkg-config consumer: hive and hive-static"
 if ! command -v pkg-config >/dev/null; then

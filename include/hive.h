@@ -151,9 +151,15 @@ typedef struct CUstream_st *hive_stream; /* == cudaStream_t; NULL = default stre
 /* Device memory from the caller (an RMM resource, a caching pool, a
  * framework's allocator): hive_config.allocator.  `alloc` returns `bytes` of
  * device memory of the table's device, usable in work ordered on `stream`
- * (stream-ordered, as cudaMallocAsync), or NULL when it has none; `free`
- * gives back what alloc returned, with the same size, ordered on `stream`.
- * `user` is passed to both.  Either both functions or neither. */
+ * (stream-ordered, as cudaMallocAsync), aligned to 256 bytes as cudaMalloc's
+ * (else HIVE_ERROR_INVALID_ARGUMENT), or NULL when it has none (then
+ * HIVE_ERROR_OUT_OF_MEMORY, the table unchanged); `free` gives back what
+ * alloc returned, with the same size, ordered on `stream` (perhaps another
+ * stream than alloc's).  `user` is passed to both.  Either both functions or
+ * neither.  Called from the threads that call hive, concurrently where they
+ * do; never from inside a kernel or a stream callback.  A CUDA table takes
+ * every device allocation from it; its bucket arrays then move to a larger
+ * block at each growth (docs/api.md).  CPU tables ignore it. */
 typedef struct hive_allocator {
     void *(*alloc)(void *user, size_t bytes, hive_stream stream);
     void (*free)(void *user, void *ptr, size_t bytes, hive_stream stream);
@@ -335,7 +341,9 @@ HIVE_API hive_status hive_contains(hive_table *table, uint64_t n, const void *ke
  * exception: its work runs when the graph is launched, so a graph holding
  * hive calls must be launched only while the table keeps the layout it was
  * captured with: re-capture it after the table grows or shrinks (hive_stats:
- * grows and shrinks) and do not launch it while such a call runs; a graph
+ * grows and shrinks) and do not launch it while such a call runs (with
+ * config.allocator the buckets themselves move to new memory at a growth,
+ * and the old is freed); a graph
  * that inserts or erases should be followed by hive_size or another
  * synchronous call only after it was launched and waited for.  On a CPU
  * table the calls run before returning (and may grow the table, as the

@@ -103,10 +103,11 @@ typedef struct hive_backend_ops {
     void (*destroy)(void *impl);
     /* Takes what the batch `r` needs beyond the caller's arrays (*scratch,
      * perhaps NULL), before anything of it runs: OUT_OF_MEMORY without it.
-     * end gives it back (ordered on `stream`). */
+     * end gives it back (ordered on `stream`), given the same `r` (its n:
+     * an allocator's free takes the size, hive_config.allocator). */
     hive_status (*begin)(void *impl, const hive_request *r, hive_batch_scratch **scratch,
                          hive_stream stream);
-    void (*end)(void *impl, hive_batch_scratch *scratch, hive_stream stream);
+    void (*end)(void *impl, const hive_request *r, hive_batch_scratch *scratch, hive_stream stream);
     /* Runs one batch to completion and fills *outcome. */
     hive_status (*run)(void *impl, const hive_request *r, hive_batch_scratch *scratch,
                        hive_batch_outcome *outcome, hive_stream stream);

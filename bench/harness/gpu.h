@@ -39,6 +39,8 @@ int bench_gpu_mem_info(uint64_t *free_bytes, uint64_t *total_bytes);
 
 void *bench_gpu_malloc(size_t bytes); /* NULL (message printed) on failure */
 void bench_gpu_free(void *dev);
+/* hive_config.allocator over cudaMallocAsync / cudaFreeAsync (--allocator). */
+hive_allocator bench_gpu_allocator(void);
 int bench_gpu_memset(void *dev, int byte, size_t bytes);
 int bench_gpu_to_host(void *host, const void *dev, size_t bytes);
 int bench_gpu_to_device(void *dev, const void *host, size_t bytes);

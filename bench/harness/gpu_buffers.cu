@@ -131,6 +131,34 @@ extern "C" void bench_gpu_free(void *dev)
         fprintf(stderr, "hive-bench: cudaFree: %s\n", cudaGetErrorString(e));
 }
 
+/* --allocator: the device's default memory pool, stream-ordered on the
+ * stream hive names.  A failure is hive's to report (NULL: OUT_OF_MEMORY). */
+static void *pool_alloc(void *user, size_t bytes, hive_stream stream)
+{
+    (void)user;
+    void *p = NULL;
+    if (cudaMallocAsync(&p, bytes, (cudaStream_t)stream) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return NULL;
+    }
+    return p;
+}
+
+static void pool_free(void *user, void *p, size_t bytes, hive_stream stream)
+{
+    (void)user;
+    (void)bytes;
+    cudaError_t e = cudaFreeAsync(p, (cudaStream_t)stream);
+    if (e != cudaSuccess)
+        fprintf(stderr, "hive-bench: cudaFreeAsync: %s\n", cudaGetErrorString(e));
+}
+
+extern "C" hive_allocator bench_gpu_allocator(void)
+{
+    hive_allocator a = {pool_alloc, pool_free, NULL};
+    return a;
+}
+
 extern "C" int bench_gpu_memset(void *dev, int byte, size_t bytes)
 {
     GPU_TRY(cudaMemsetAsync(dev, byte, bytes, g_stream));

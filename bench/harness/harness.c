@@ -158,6 +158,10 @@ hive_config bench_config(const bench_ctx *c, uint64_t initial_capacity, double m
     cfg.bucket_slots = c->bucket_slots;
     cfg.lanes_per_op = c->lanes_per_op;
     cfg.design = c->design;
+#ifdef BENCH_WITH_CUDA
+    if (c->allocator)
+        cfg.allocator = bench_gpu_allocator(); /* CPU tables ignore it */
+#endif
     return cfg;
 }
 
@@ -183,7 +187,8 @@ int bench_probe_geometry(bench_ctx *c)
     hive_destroy(t);
     if (rc != 0)
         return -1;
-    snprintf(c->geometry, sizeof c->geometry, "%ux%u", st.bucket_slots, st.lanes_per_op);
+    snprintf(c->geometry, sizeof c->geometry, "%ux%u%s", st.bucket_slots, st.lanes_per_op,
+             c->allocator && c->gpu ? " alloc" : "");
     return 0;
 }
 

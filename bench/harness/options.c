@@ -25,6 +25,7 @@ enum {
     OPT_DIM,
     OPT_BATCH,
     OPT_CACHE_HBM,
+    OPT_ALLOCATOR,
     OPT_QUICK,
     OPT_OUT,
     OPT_VERSION,
@@ -43,6 +44,7 @@ static const struct option long_options[] = {
     {"dim", required_argument, NULL, OPT_DIM},
     {"batch", required_argument, NULL, OPT_BATCH},
     {"cache-hbm-fraction", required_argument, NULL, OPT_CACHE_HBM},
+    {"allocator", no_argument, NULL, OPT_ALLOCATOR},
     {"quick", no_argument, NULL, OPT_QUICK},
     {"out", required_argument, NULL, OPT_OUT},
     {"help", no_argument, NULL, 'h'},
@@ -75,6 +77,10 @@ void bench_options_usage(FILE *f)
             "  --cache-hbm-fraction F   cache: the values of the first F (0..1) of the slots in\n"
             "                           device memory, the rest in mapped host memory\n"
             "                           (value_hbm_bytes; default 1: all in device memory)\n"
+            "  --allocator              CUDA tables take their device memory through\n"
+            "                           hive_config.allocator (cudaMallocAsync on the call's\n"
+            "                           stream): their buckets move at each growth; the\n"
+            "                           geometry reads \"SxT alloc\"\n"
             "  --quick                  quick sizes for the named workloads\n"
             "  --out DIR                results folder (default %s)\n"
             "  -h, --help               this text\n"
@@ -428,6 +434,9 @@ int bench_options_parse(bench_options *o, int argc, char **argv)
             break;
         case OPT_VERSION:
             o->version = 1;
+            break;
+        case OPT_ALLOCATOR:
+            o->allocator = 1;
             break;
         case OPT_QUICK:
             o->quick = 1;

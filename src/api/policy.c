@@ -381,7 +381,7 @@ hive_status hive_policy_run(hive_table *t, const hive_request *request, int may_
     pthread_rwlock_unlock(&t->resize_lock);
     if (s == HIVE_SUCCESS && out.full > 0)
         s = retry_full(t, &r, scratch, &out, &grow_failed, stream);
-    t->ops->end(t->impl, scratch, stream);
+    t->ops->end(t->impl, &r, scratch, stream);
     if (s != HIVE_SUCCESS)
         return s;
     if (outcome != NULL)

@@ -88,9 +88,10 @@ hive_status hive_cpu_begin(void *impl, const hive_request *r, hive_batch_scratch
     return HIVE_SUCCESS;
 }
 
-void hive_cpu_end(void *impl, hive_batch_scratch *scratch, hive_stream stream)
+void hive_cpu_end(void *impl, const hive_request *r, hive_batch_scratch *scratch, hive_stream stream)
 {
     (void)impl;
+    (void)r;
     (void)stream;
     hive_host_free(marks_of(scratch));
 }

@@ -148,7 +148,7 @@ void hive_cpu_stash_free(hive_cpu_store *s);
 /* cpu_batch.c: backend.h's batch operations. */
 hive_status hive_cpu_begin(void *impl, const hive_request *r, hive_batch_scratch **scratch,
                            hive_stream stream);
-void hive_cpu_end(void *impl, hive_batch_scratch *scratch, hive_stream stream);
+void hive_cpu_end(void *impl, const hive_request *r, hive_batch_scratch *scratch, hive_stream stream);
 hive_status hive_cpu_run(void *impl, const hive_request *r, hive_batch_scratch *scratch,
                          hive_batch_outcome *outcome, hive_stream stream);
 hive_status hive_cpu_retry_full(void *impl, const hive_request *r, hive_batch_scratch *scratch,

@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "base/alloc.h"
+#include "cuda_alloc.h"
 #include "cuda_check.h"
 #include "cuda_kernels.cuh"
 
@@ -218,22 +219,21 @@ extern "C" hive_status hive_dict_run(hive_dict *d, const hive_batch *b, hive_bat
     int bulk_insert = kernel == k->upsert && k->deferred != NULL && beyond_l2(d);
     int max_per_sm = blocks_per_sm_cap(d, kernel, bulk_insert);
     /* The full bits are the call's own, from the table's pool (after the
-     * first call, no allocation): concurrent calls never share them.  A batch
-     * too small to defer enough keys for them (HIVE_HINT_TABLE_BYTES_PER_KEY)
-     * neither allocates them nor launches the kernel that would clear them. */
+     * first call, no allocation) or its allocator: concurrent calls never
+     * share them.  A batch too small to defer enough keys for them
+     * (HIVE_HINT_TABLE_BYTES_PER_KEY) neither allocates them nor launches the
+     * kernel that would clear them.  Without them (no memory) the deferred
+     * kernels read every room. */
     void *hint = NULL;
-    if (bulk_insert && k->full_hint != NULL && b->n * HIVE_HINT_TABLE_BYTES_PER_KEY >= table_bytes &&
-        cudaMallocFromPoolAsync(&hint, (d->buckets + 31) / 32 * sizeof(uint32_t), d->pool,
-                                (cudaStream_t)stream) != cudaSuccess) {
-        cudaGetLastError(); /* not sticky: without the bits the deferred kernels read every room */
-        hint = NULL;
-    }
+    size_t hint_bytes = (d->buckets + 31) / 32 * sizeof(uint32_t);
+    if (bulk_insert && k->full_hint != NULL && b->n * HIVE_HINT_TABLE_BYTES_PER_KEY >= table_bytes)
+        hint = scratch_alloc(&d->allocator, d->pool, hint_bytes, (cudaStream_t)stream);
     batch_launch l = {kernel, defers ? k->deferred : NULL, defers ? k->deferred_deep : NULL, d, d->lanes,
                       max_per_sm, (cudaStream_t)stream, b, (uint32_t *)hint};
     uint64_t c[HIVE_CTR_COUNT];
     hive_status st = with_counters(d, (cudaStream_t)stream, "hive batch (CUDA)", launch_batch, &l, 0, c, NULL);
     if (hint != NULL)
-        cudaFreeAsync(hint, (cudaStream_t)stream);
+        scratch_free(&d->allocator, hint, hint_bytes, (cudaStream_t)stream);
     HIVE_TRY(st);
     outcome_of(c, out);
     return HIVE_SUCCESS;

@@ -9,6 +9,7 @@
 
 #include "base/alloc.h"
 #include "core/marks.h"
+#include "cuda_alloc.h"
 #include "cuda_check.h"
 #include "cuda_device.h"
 #include "cuda_table.h"
@@ -21,12 +22,16 @@ static uint64_t bucket_bytes(const hive_dict *d)
 
 static uint64_t lock_bytes(uint64_t buckets) { return (buckets + 31) / 32 * sizeof(uint32_t); }
 
-/* The stash arrays of d->view (cudaMalloc'd: a resize replaces them whole). */
-static void free_stash(hive_view *v)
+/* Bytes of a stash's bitmap of used buckets. */
+static uint64_t stash_used_bytes(uint64_t stash_buckets) { return (stash_buckets + 31) / 32 * sizeof(uint32_t); }
+
+/* The stash arrays of a view (table_alloc'd: a resize replaces them whole),
+ * given back on `s` where they came from the caller's allocator. */
+static void free_stash(const hive_dict *d, hive_view *v, cudaStream_t s)
 {
-    cudaFree(v->stash);
-    cudaFree(v->stash_used);
-    cudaFree(v->stash_live);
+    table_free(&d->allocator, v->stash, v->stash_buckets * bucket_bytes(d), s);
+    table_free(&d->allocator, v->stash_used, stash_used_bytes(v->stash_buckets), s);
+    table_free(&d->allocator, v->stash_live, sizeof(uint64_t), s);
     v->stash = NULL;
     v->stash_used = NULL;
     v->stash_live = NULL;
@@ -38,16 +43,17 @@ static void free_stash(hive_view *v)
 static hive_status alloc_stash(const hive_dict *d, hive_view *v, uint64_t stash_buckets, cudaStream_t s,
                                const char *call)
 {
+    const hive_allocator *a = &d->allocator;
     v->stash = NULL;
     v->stash_used = NULL;
     v->stash_live = NULL;
-    v->stash_buckets = 0;
-    uint64_t used_bytes = (stash_buckets + 31) / 32 * sizeof(uint32_t);
-    hive_status st = device_alloc((void **)&v->stash, stash_buckets * bucket_bytes(d), call, "stash");
+    v->stash_buckets = stash_buckets; /* the sizes free_stash gives back on failure */
+    uint64_t used_bytes = stash_used_bytes(stash_buckets);
+    hive_status st = table_alloc(a, (void **)&v->stash, stash_buckets * bucket_bytes(d), s, call, "stash");
     if (st == HIVE_SUCCESS)
-        st = device_alloc((void **)&v->stash_used, used_bytes, call, "stash bitmap");
+        st = table_alloc(a, (void **)&v->stash_used, used_bytes, s, call, "stash bitmap");
     if (st == HIVE_SUCCESS)
-        st = device_alloc((void **)&v->stash_live, sizeof(uint64_t), call, "stash counter");
+        st = table_alloc(a, (void **)&v->stash_live, sizeof(uint64_t), s, call, "stash counter");
     if (st == HIVE_SUCCESS && stash_buckets)
         st = hive_cuda_status(cudaMemsetAsync(v->stash, 0xFF, stash_buckets * bucket_bytes(d), s), call,
                               "clearing the stash");
@@ -60,38 +66,52 @@ static hive_status alloc_stash(const hive_dict *d, hive_view *v, uint64_t stash_
     if (st != HIVE_SUCCESS) {
         if (cudaStreamSynchronize(s) != cudaSuccess) /* a clearing queued before the failure */
             cudaGetLastError();
-        free_stash(v);
+        free_stash(d, v, s);
         return st;
     }
-    v->stash_buckets = stash_buckets;
     return HIVE_SUCCESS;
 }
 
+/* Everything of the bucket arrays and stashes, given back on the table's
+ * stream where they came from the caller's allocator. */
 static void free_arrays(hive_dict *d)
 {
-    hive_vm_release(&d->slot_vm);
-    hive_vm_release(&d->lock_vm);
+    hive_vm_release(&d->slot_vm, d->stream);
+    hive_vm_release(&d->lock_vm, d->stream);
     d->view.slots = NULL;
     d->view.locks = NULL;
-    free_stash(&d->view);
-    free_stash(&d->next_stash);
+    free_stash(d, &d->view, d->stream);
+    free_stash(d, &d->next_stash, d->stream);
 }
 
 static uint64_t bytes_held(const hive_dict *d)
 {
     return d->slot_vm.mapped + d->lock_vm.mapped + d->view.stash_buckets * bucket_bytes(d) +
-           (d->view.stash_buckets + 31) / 32 * sizeof(uint32_t) + sizeof(uint64_t) +
-           HIVE_COUNTER_BLOCKS * HIVE_CTR_COUNT * sizeof(uint64_t);
+           (d->view.stash_buckets + 31) / 32 * sizeof(uint32_t) + sizeof(uint64_t) + HIVE_COUNTER_BYTES;
 }
 
-/* Maps slot and lock memory for `buckets` buckets; the lock bits of buckets
- * beyond d->buckets are cleared.  On failure the table is as it was (with
- * perhaps more memory mapped). */
+/* The view's arrays where they are now: with an allocator, a map or trim
+ * may have moved them (cuda_vm.h).  Kernels take the view by value at each
+ * launch, so nothing else holds the old addresses (a CUDA Graph captured
+ * before is the caller's to re-capture, hive.h). */
+static void view_arrays(hive_dict *d)
+{
+    d->view.slots = (uint64_t *)d->slot_vm.base;
+    d->view.locks = (uint32_t *)d->lock_vm.base;
+}
+
+/* Maps slot and lock memory for `buckets` buckets, keeping the d->buckets in
+ * use; the lock bits of buckets beyond d->buckets are cleared.  On failure
+ * the table is as it was (with perhaps more memory mapped, or its slots
+ * moved to a larger allocation). */
 static hive_status map_for(hive_dict *d, uint64_t buckets, cudaStream_t s, const char *call)
 {
     uint64_t old_lock_bytes = lock_bytes(d->buckets);
-    HIVE_TRY(hive_vm_map(&d->slot_vm, buckets * bucket_bytes(d), call));
-    HIVE_TRY(hive_vm_map(&d->lock_vm, lock_bytes(buckets), call));
+    hive_status st = hive_vm_map(&d->slot_vm, buckets * bucket_bytes(d), d->buckets * bucket_bytes(d), s, call);
+    if (st == HIVE_SUCCESS)
+        st = hive_vm_map(&d->lock_vm, lock_bytes(buckets), old_lock_bytes, s, call);
+    view_arrays(d);
+    HIVE_TRY(st);
     if (lock_bytes(buckets) > old_lock_bytes)
         HIVE_TRY(hive_cuda_status(cudaMemsetAsync((char *)d->view.locks + old_lock_bytes, 0,
                                                   lock_bytes(buckets) - old_lock_bytes, s),
@@ -119,14 +139,11 @@ static hive_status alloc_arrays(hive_dict *d, uint64_t buckets, double stash_fra
         return hive_fail(HIVE_ERROR_OUT_OF_MEMORY, call, "%llu buckets: more than the GPU's %zu bytes hold",
                          (unsigned long long)buckets, total_bytes);
     d->buckets = 0;
-    hive_status st = hive_vm_reserve(&d->slot_vm, d->device, max_buckets * bucket_bytes(d), call);
+    hive_status st = hive_vm_reserve(&d->slot_vm, d->device, max_buckets * bucket_bytes(d), &d->allocator, call);
     if (st == HIVE_SUCCESS)
-        st = hive_vm_reserve(&d->lock_vm, d->device, lock_bytes(max_buckets), call);
-    if (st == HIVE_SUCCESS) {
-        d->view.slots = (uint64_t *)d->slot_vm.base;
-        d->view.locks = (uint32_t *)d->lock_vm.base;
+        st = hive_vm_reserve(&d->lock_vm, d->device, lock_bytes(max_buckets), &d->allocator, call);
+    if (st == HIVE_SUCCESS)
         st = map_for(d, buckets, s, call);
-    }
     if (st == HIVE_SUCCESS)
         st = alloc_stash(d, &d->view, hive_stash_wanted(stash_fraction, buckets, 0, d->bucket_slots), s, call);
     if (st == HIVE_SUCCESS)
@@ -151,9 +168,13 @@ static void free_dict(hive_dict *d)
     if (d->pool != NULL)
         cudaMemPoolDestroy(d->pool);
     free_arrays(d);
-    if (d->stream != NULL)
+    table_free(&d->allocator, d->counters, HIVE_COUNTER_BYTES, d->stream);
+    if (d->stream != NULL) {
+        /* An allocator's frees were ordered on it: they are done before it goes. */
+        if (has_allocator(&d->allocator) && cudaStreamSynchronize(d->stream) != cudaSuccess)
+            cudaGetLastError();
         cudaStreamDestroy(d->stream);
-    cudaFree(d->counters);
+    }
     cudaFreeHost(d->host_counters);
     hive_host_free(d);
 }
@@ -220,16 +241,17 @@ static hive_status cuda_create(const hive_config *c, void **impl)
     d->l2_bytes = (uint64_t)prop.l2CacheSize;
     d->view.max_evictions = c->max_evictions < HIVE_MAX_CHAIN ? c->max_evictions : HIVE_MAX_CHAIN;
     d->view.design = design;
+    d->allocator = c->allocator; /* checked: both functions or neither (api/config.c) */
     HIVE_TRY_GOTO(hive_cuda_status(cudaStreamCreateWithFlags(&d->stream, cudaStreamNonBlocking), call,
                                    "cudaStreamCreateWithFlags"),
                   st, fail);
     HIVE_TRY_GOTO(hive_dict_load_kernels(d, call), st, fail);
-    HIVE_TRY_GOTO(device_alloc((void **)&d->counters,
-                               (HIVE_COUNTER_BLOCKS + 1) * HIVE_CTR_COUNT * sizeof(uint64_t), call, "counters"),
+    HIVE_TRY_GOTO(table_alloc(&d->allocator, (void **)&d->counters, HIVE_COUNTER_BYTES, d->stream, call,
+                              "counters"),
                   st, fail);
     d->unsettled = d->counters + HIVE_COUNTER_BLOCKS * HIVE_CTR_COUNT;
-    HIVE_TRY_GOTO(hive_cuda_status(cudaMemset(d->unsettled, 0, HIVE_CTR_COUNT * sizeof(uint64_t)), call,
-                                   "cudaMemset(unsettled)"),
+    HIVE_TRY_GOTO(hive_cuda_status(cudaMemsetAsync(d->unsettled, 0, HIVE_CTR_COUNT * sizeof(uint64_t), d->stream),
+                                   call, "cudaMemsetAsync(unsettled)"),
                   st, fail);
     if (hive_alloc_should_fail()) {
         st = hive_fail(HIVE_ERROR_OUT_OF_MEMORY, call, "host counters: injected allocation failure");
@@ -239,9 +261,10 @@ static hive_status cuda_create(const hive_config *c, void **impl)
                                                   HIVE_COUNTER_BLOCKS * HIVE_CTR_COUNT * sizeof(uint64_t)),
                                    call, "cudaMallocHost(counters)"),
                   st, fail);
-    {
+    if (!has_allocator(&d->allocator)) {
         /* A pool that keeps what it is given back: a call's scratch then costs
-         * no cudaMalloc once the pool has grown to the largest batch. */
+         * no cudaMalloc once the pool has grown to the largest batch.  With
+         * an allocator, the scratch is the allocator's. */
         cudaMemPoolProps props;
         memset(&props, 0, sizeof props);
         props.allocType = cudaMemAllocationTypePinned;
@@ -290,8 +313,10 @@ static void cuda_destroy(void *impl)
 }
 
 /* The marks of a batch (core/marks.h): the scratch is the words themselves,
- * from the table's pool. */
+ * from the table's pool or its allocator. */
 static uint32_t *marks_of(hive_batch_scratch *scratch) { return (uint32_t *)scratch; }
+
+static size_t marks_bytes(const hive_request *r) { return 2 * HIVE_MARK_WORDS(r->n) * sizeof(uint32_t); }
 
 static hive_status cuda_begin(void *impl, const hive_request *r, hive_batch_scratch **scratch,
                               hive_stream stream)
@@ -304,15 +329,13 @@ static hive_status cuda_begin(void *impl, const hive_request *r, hive_batch_scra
      * which inserts they finish in later launches */
     hive_dict *d = (hive_dict *)impl;
     void *p = NULL;
-    size_t bytes = 2 * HIVE_MARK_WORDS(r->n) * sizeof(uint32_t);
+    size_t bytes = marks_bytes(r);
     device_scope scope;
     if (!hive_alloc_should_fail() && enter_device(d->device, &scope, call) == HIVE_SUCCESS) {
-        if (cudaMallocFromPoolAsync(&p, bytes, d->pool, (cudaStream_t)stream) != cudaSuccess) {
+        p = scratch_alloc(&d->allocator, d->pool, bytes, (cudaStream_t)stream);
+        if (p != NULL && cudaMemsetAsync(p, 0, bytes, (cudaStream_t)stream) != cudaSuccess) {
             cudaGetLastError();
-            p = NULL;
-        } else if (cudaMemsetAsync(p, 0, bytes, (cudaStream_t)stream) != cudaSuccess) {
-            cudaGetLastError();
-            cudaFreeAsync(p, (cudaStream_t)stream);
+            scratch_free(&d->allocator, p, bytes, (cudaStream_t)stream);
             p = NULL;
         }
         leave_device(d->device, &scope);
@@ -324,7 +347,7 @@ static hive_status cuda_begin(void *impl, const hive_request *r, hive_batch_scra
     return HIVE_SUCCESS;
 }
 
-static void cuda_end(void *impl, hive_batch_scratch *scratch, hive_stream stream)
+static void cuda_end(void *impl, const hive_request *r, hive_batch_scratch *scratch, hive_stream stream)
 {
     if (scratch == NULL)
         return;
@@ -332,7 +355,7 @@ static void cuda_end(void *impl, hive_batch_scratch *scratch, hive_stream stream
     device_scope scope;
     if (enter_device(d->device, &scope, "hive batch (CUDA)") != HIVE_SUCCESS)
         return;
-    cudaFreeAsync(scratch, (cudaStream_t)stream);
+    scratch_free(&d->allocator, scratch, marks_bytes(r), (cudaStream_t)stream);
     leave_device(d->device, &scope);
 }
 
@@ -438,8 +461,9 @@ static void cuda_unmap(void *impl)
     if (!enter_device_quietly(d->device, &scope))
         return; /* the memory stays mapped: the table is whole, only larger */
     hive_dict_async_wait(d);
-    hive_vm_trim(&d->slot_vm, d->buckets * bucket_bytes(d));
-    hive_vm_trim(&d->lock_vm, lock_bytes(d->buckets));
+    hive_vm_trim(&d->slot_vm, d->buckets * bucket_bytes(d), d->stream);
+    hive_vm_trim(&d->lock_vm, lock_bytes(d->buckets), d->stream);
+    view_arrays(d);
     leave_device(d->device, &scope);
 }
 
@@ -484,7 +508,7 @@ static void cuda_stash_close(void *impl, int keep)
     device_scope scope;
     int entered = enter_device_quietly(d->device, &scope); /* cudaFree needs none: go on anyway */
     if (keep) {
-        free_stash(&d->view);
+        free_stash(d, &d->view, d->stream);
         d->view.stash = d->next_stash.stash;
         d->view.stash_used = d->next_stash.stash_used;
         d->view.stash_live = d->next_stash.stash_live;
@@ -494,7 +518,7 @@ static void cuda_stash_close(void *impl, int keep)
         d->next_stash.stash_live = NULL;
         d->next_stash.stash_buckets = 0;
     } else {
-        free_stash(&d->next_stash);
+        free_stash(d, &d->next_stash, d->stream);
     }
     if (entered)
         leave_device(d->device, &scope);

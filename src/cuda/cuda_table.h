@@ -17,6 +17,8 @@
  * read back after each batch: one per call in flight. */
 #define HIVE_COUNTER_BLOCKS 64
 static_assert(HIVE_COUNTER_BLOCKS <= 64, "hive_dict.counter_busy has a bit per block");
+/* The device counters' bytes: those blocks and the unsettled counts after them. */
+#define HIVE_COUNTER_BYTES ((HIVE_COUNTER_BLOCKS + 1) * HIVE_CTR_COUNT * sizeof(uint64_t))
 
 /* Events that mark asynchronous lookups in flight (cuda_async.cu). */
 #define HIVE_ASYNC_EVENTS 32
@@ -49,11 +51,14 @@ typedef struct hive_dict {
     uint32_t resize_batch; /* buckets per resize kernel launch (config.resize_batch) */
     int sm_count;
     uint64_t l2_bytes;     /* the device's L2 (cuda_batch.cu: tables beyond twice it) */
-    cudaMemPool_t pool;      /* per-call scratch (results of callers that pass none) */
+    hive_allocator allocator; /* config.allocator: every device allocation's, where alloc is set
+                                 (cuda_alloc.h, cuda_vm.h) */
+    cudaMemPool_t pool;      /* per-call scratch (results of callers that pass none); none with an allocator */
     cudaStream_t stream;     /* the table's own, non-blocking: for work of calls that take no stream */
     hive_view view;        /* device pointers, passed by value to kernels */
     hive_view next_stash;  /* stash fields only: from stash_open to stash_close (cuda_table.cu) */
-    hive_vm slot_vm;       /* view.slots and view.locks live in these ranges */
+    hive_vm slot_vm;       /* view.slots and view.locks live in these arrays (their bases: with an
+                              allocator they move as the table grows, cuda_vm.h) */
     hive_vm lock_vm;
     uint64_t buckets;
     /* HIVE_COUNTER_BLOCKS blocks of HIVE_CTR_COUNT counters, one per call in

@@ -6,6 +6,8 @@
 
 #include "base/alloc.h"
 #include "base/check.h"
+#include "base/regrow.h"
+#include "cuda_alloc.h"
 #include "cuda_check.h"
 #include "cuda_driver.h"
 #include "cuda_vm.h"
@@ -60,10 +62,78 @@ static hive_status driver_status(CUresult r, const char *call, const char *what)
 
 static size_t round_up(size_t bytes, size_t unit) { return (bytes + unit - 1) / unit * unit; }
 
-extern "C" hive_status hive_vm_reserve(hive_vm *vm, int device, size_t max_bytes, const char *call)
+/* ---------------------------------------------------------------- the caller's allocator */
+
+static int moves(const hive_vm *vm) { return has_allocator(&vm->allocator); }
+
+/* Moves the array to a new allocation of `bytes`, keeping the first `keep`
+ * bytes (copied on `s`, waited for), and frees the old one on `s`.  On
+ * failure the array is as it was. */
+static hive_status move_to(hive_vm *vm, size_t bytes, size_t keep, cudaStream_t s, const char *call)
+{
+    void *to = NULL;
+    HIVE_TRY(user_alloc(&vm->allocator, &to, bytes, s, call, "an array of the table"));
+    if (keep > vm->mapped)
+        keep = vm->mapped;
+    if (keep > bytes)
+        keep = bytes;
+    if (keep != 0) {
+        hive_status st = hive_cuda_status(cudaMemcpyAsync(to, vm->base, keep, cudaMemcpyDeviceToDevice, s), call,
+                                          "copying an array of the table to its new allocation");
+        /* Waited for: the next call may come on another stream, and the old
+         * allocation may be reused as soon as it is freed. */
+        cudaError_t waited = cudaStreamSynchronize(s);
+        if (st == HIVE_SUCCESS)
+            st = hive_cuda_status(waited, call, "cudaStreamSynchronize");
+        else if (waited != cudaSuccess)
+            cudaGetLastError();
+        if (st != HIVE_SUCCESS) {
+            vm->allocator.free(vm->allocator.user, to, bytes, (hive_stream)s);
+            return st;
+        }
+    }
+    if (vm->base != NULL)
+        vm->allocator.free(vm->allocator.user, vm->base, vm->mapped, (hive_stream)s);
+    vm->base = (char *)to;
+    vm->mapped = bytes;
+    return HIVE_SUCCESS;
+}
+
+/* Moves to a smaller allocation where base/regrow.h says so; quiet (trim
+ * reports nothing): a failure leaves the array as it was, and the last-error
+ * text as it found it. */
+static void shrink_moving(hive_vm *vm, size_t bytes, cudaStream_t s)
+{
+    size_t to = hive_reshrink_size(vm->mapped, bytes, vm->granularity);
+    if (to == vm->mapped)
+        return;
+    if (to == 0) {
+        if (vm->base != NULL)
+            vm->allocator.free(vm->allocator.user, vm->base, vm->mapped, (hive_stream)s);
+        vm->base = NULL;
+        vm->mapped = 0;
+        return;
+    }
+    int had_error = hive_last_error()[0] != '\0';
+    if (move_to(vm, to, bytes, s, "hive resize (CUDA)") != HIVE_SUCCESS && !had_error)
+        hive_clear_error(); /* staying large is harmless */
+}
+
+/* ---------------------------------------------------------------- both paths */
+
+extern "C" hive_status hive_vm_reserve(hive_vm *vm, int device, size_t max_bytes, const hive_allocator *allocator,
+                                       const char *call)
 {
     memset(vm, 0, sizeof *vm);
     vm->device = device;
+    if (allocator != NULL && has_allocator(allocator)) {
+        /* Nothing to reserve: the limit is kept only to refuse what the GPU
+         * could not hold, as the own path's range does. */
+        vm->allocator = *allocator;
+        vm->granularity = HIVE_REGROW_UNIT;
+        vm->reserved = hive_regrow_round(max_bytes ? max_bytes : 1, vm->granularity);
+        return HIVE_SUCCESS;
+    }
     pthread_once(&drv_once, load_driver);
     if (!drv.ok)
         return hive_fail(HIVE_ERROR_CUDA, call, "the CUDA driver lacks the virtual memory functions");
@@ -79,7 +149,7 @@ extern "C" hive_status hive_vm_reserve(hive_vm *vm, int device, size_t max_bytes
     return HIVE_SUCCESS;
 }
 
-extern "C" hive_status hive_vm_map(hive_vm *vm, size_t bytes, const char *call)
+extern "C" hive_status hive_vm_map(hive_vm *vm, size_t bytes, size_t keep, cudaStream_t stream, const char *call)
 {
     if (bytes <= vm->mapped)
         return HIVE_SUCCESS;
@@ -87,6 +157,8 @@ extern "C" hive_status hive_vm_map(hive_vm *vm, size_t bytes, const char *call)
         return hive_fail(HIVE_ERROR_OUT_OF_MEMORY, call,
                          "%zu bytes: more than the %zu reserved, the size of the GPU's memory", bytes,
                          vm->reserved);
+    if (moves(vm))
+        return move_to(vm, hive_regrow_size(vm->mapped, bytes, vm->granularity, vm->reserved), keep, stream, call);
     size_t chunk = round_up(bytes - vm->mapped > vm->mapped / 8 ? bytes - vm->mapped : vm->mapped / 8,
                             vm->granularity);
     if (chunk > vm->reserved - vm->mapped)
@@ -126,11 +198,15 @@ extern "C" hive_status hive_vm_map(hive_vm *vm, size_t bytes, const char *call)
     vm->chunks[vm->nchunks].bytes = chunk;
     vm->nchunks++;
     vm->mapped += chunk;
-    return hive_vm_map(vm, bytes, call); /* one chunk may not have been enough */
+    return hive_vm_map(vm, bytes, keep, stream, call); /* one chunk may not have been enough */
 }
 
-extern "C" void hive_vm_trim(hive_vm *vm, size_t bytes)
+extern "C" void hive_vm_trim(hive_vm *vm, size_t bytes, cudaStream_t stream)
 {
+    if (moves(vm)) {
+        shrink_moving(vm, bytes, stream);
+        return;
+    }
     while (vm->nchunks > 0 && vm->mapped - vm->chunks[vm->nchunks - 1].bytes >= bytes) {
         hive_vm_chunk *last = &vm->chunks[--vm->nchunks];
         vm->mapped -= last->bytes;
@@ -139,10 +215,12 @@ extern "C" void hive_vm_trim(hive_vm *vm, size_t bytes)
     }
 }
 
-extern "C" void hive_vm_release(hive_vm *vm)
+extern "C" void hive_vm_release(hive_vm *vm, cudaStream_t stream)
 {
-    if (vm->base != NULL) {
-        hive_vm_trim(vm, 0);
+    if (moves(vm)) {
+        shrink_moving(vm, 0, stream);
+    } else if (vm->base != NULL) {
+        hive_vm_trim(vm, 0, stream);
         drv.address_free((CUdeviceptr)vm->base, vm->reserved);
     }
     hive_host_free(vm->chunks);

@@ -57,6 +57,10 @@ typedef struct hive_view {
      * the bits were taken: only in the deferred kernels of a KV32 bulk insert
      * (cuda_kernels.cuh). */
     const uint32_t *full_hint;
+    /* The table's hash seed (hive_config.hash_seed, resolved): mixed into
+     * both bucket hashes of every key (hash/bithash.h) by every operation and
+     * resize step, so a view carries it wherever it goes. */
+    uint64_t hash_seed;
 } hive_view;
 
 /* Did bucket b have no free slot when the full bits were taken?  A hint for

@@ -76,8 +76,8 @@ typedef struct hive_design_outcome {
 #define P_MOVING HIVE_K32_MOVING
 #define P_VACANT HIVE_K32_VACANT
 #define P_RESERVED(k) hive_k32_reserved(k)
-#define P_HASH1(k) hive_bithash1(k)
-#define P_HASH2(k) hive_bithash2(k)
+#define P_HASH1(seed, k) hive_hash1_k32((k), (seed))
+#define P_HASH2(seed, k) hive_hash2_k32((k), (seed))
 #define P_COMBINE(m, a, b) hive_combine32((m), (a), (b))
 #define P_HINTED_FULL(v, b) hive_hinted_full((v), (b))
 #include "../core/protocol_mode_thread.h"
@@ -100,8 +100,8 @@ typedef struct hive_design_outcome {
 #define P_MOVING HIVE_K32_MOVING
 #define P_VACANT HIVE_K32_VACANT
 #define P_RESERVED(k) hive_k32_reserved(k)
-#define P_HASH1(k) hive_bithash1(k)
-#define P_HASH2(k) hive_bithash2(k)
+#define P_HASH1(seed, k) hive_hash1_k32((k), (seed))
+#define P_HASH2(seed, k) hive_hash2_k32((k), (seed))
 #define P_COMBINE(m, a, b) hive_combine32((m), (a), (b))
 #define P_HINTED_FULL(v, b) 0 /* tiles run no deferred kernels */
 #include "../core/protocol_mode_tile.h"
@@ -124,8 +124,8 @@ typedef struct hive_design_outcome {
 #define P_MOVING HIVE_K64_MOVING
 #define P_VACANT HIVE_K64_VACANT
 #define P_RESERVED(k) hive_k64_reserved(k)
-#define P_HASH1(k) hive_hash1_k64(k)
-#define P_HASH2(k) hive_hash2_k64(k)
+#define P_HASH1(seed, k) hive_hash1_k64((k), (seed))
+#define P_HASH2(seed, k) hive_hash2_k64((k), (seed))
 #define P_COMBINE(m, a, b) hive_combine64((m), (a), (b))
 #define P_HINTED_FULL(v, b) 0 /* KV64 tables take no full bits */
 #include "../core/protocol_mode_thread.h"

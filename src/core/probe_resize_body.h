@@ -42,7 +42,7 @@ HIVE_PROTO void D_OP(hive_mark_stash_slot)(const hive_view *v, const P_SLOT *slo
     P_KEY k = P_KEY_OF(*slot);
     if (P_RESERVED(k))
         return;
-    uint32_t h1 = P_HASH1(v->hash_seed, k), h2 = P_HASH2(v->hash_seed, k);
+    uint32_t h1 = P_VIEW_HASH1(v, k), h2 = P_VIEW_HASH2(v, k);
     for (uint32_t i = 0; i < D_PROBES; i++)
         hive_mark_bucket(v, hive_bucket_of(v->ix, D_PROBE_HASH(h1, h2, i)));
 }
@@ -80,10 +80,10 @@ HIVE_PROTO uint32_t D_OP(hive_reflow_bucket)(const hive_view *v, P_GEOM_PARAM, u
         P_KEY k = P_KEY_OF(w);
         if (P_RESERVED(k))
             continue;
-        uint32_t p = D_OP(hive_probe_of)(v->ix, v->hash_seed, k, b);
+        uint32_t p = D_OP(hive_probe_of)(v->ix, P_VIEW_SEED(v), k, b);
         if (p == 0 || p == D_PROBES)
             continue;
-        uint32_t h1 = P_HASH1(v->hash_seed, k), h2 = P_HASH2(v->hash_seed, k);
+        uint32_t h1 = P_VIEW_HASH1(v, k), h2 = P_VIEW_HASH2(v, k);
         uint32_t stays = p; /* the probe the pair ends by */
         for (uint32_t q = 0; q < p; q++) {
             uint64_t bq = hive_bucket_of(v->ix, D_PROBE_HASH(h1, h2, q));
@@ -178,7 +178,8 @@ HIVE_PROTO uint32_t D_OP(hive_unmerge_bucket)(P_SLOT *slots, P_GEOM_PARAM, hive_
         P_KEY key = P_KEY_OF(lo[i]);
         if (P_RESERVED(key))
             continue;
-        uint32_t in_lo = D_OP(hive_probe_of)(ix, seed, key, j), in_hi = D_OP(hive_probe_of)(ix, seed, key, partner);
+        uint32_t in_lo = D_OP(hive_probe_of)(ix, seed, key, j);
+        uint32_t in_hi = D_OP(hive_probe_of)(ix, seed, key, partner);
         if (in_hi >= in_lo)
             continue;
         if (nhi < P_S) {

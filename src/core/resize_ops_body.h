@@ -52,7 +52,7 @@ HIVE_PROTO int D_OP(hive_rehome_pair)(const hive_view *into, P_GEOM_PARAM, P_SLO
     P_KEY k = P_KEY_OF(w);
     if (P_RESERVED(k))
         return 0;
-    uint32_t h1 = P_HASH1(into->hash_seed, k), h2 = P_HASH2(into->hash_seed, k);
+    uint32_t h1 = P_VIEW_HASH1(into, k), h2 = P_VIEW_HASH2(into, k);
     for (;;) {
         P_SLOT seen;
         P_SLOT *target = D_OP(hive_rehome_target)(into, P_GEOM_ARG, k, h1, h2, &seen);
@@ -95,13 +95,13 @@ HIVE_PROTO uint64_t D_OP(hive_resize_one)(int op, const hive_view *v, const hive
     P_SLOT *stash = (P_SLOT *)v->stash;
     switch (op) {
     case HIVE_RESIZE_SPLIT:
-        return D_OP(hive_split_bucket)(slots, P_GEOM_ARG, ix, v->hash_seed, i);
+        return D_OP(hive_split_bucket)(slots, P_GEOM_ARG, ix, P_VIEW_SEED(v), i);
     case HIVE_RESIZE_MERGE:
         return D_OP(hive_merge_bucket)(slots, P_GEOM_ARG, ix, i);
     case HIVE_RESIZE_REHOME:
         return D_OP(hive_rehome_bucket)(to, P_GEOM_ARG, i);
     case HIVE_RESIZE_UNMERGE:
-        return D_OP(hive_unmerge_bucket)(slots, P_GEOM_ARG, ix, v->hash_seed, i);
+        return D_OP(hive_unmerge_bucket)(slots, P_GEOM_ARG, ix, P_VIEW_SEED(v), i);
     case HIVE_RESIZE_REFLOW:
         return D_OP(hive_reflow_bucket)(v, P_GEOM_ARG, i);
     case HIVE_RESIZE_COMPACT:

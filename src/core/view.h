@@ -59,9 +59,32 @@ typedef struct hive_view {
     const uint32_t *full_hint;
     /* The table's hash seed (hive_config.hash_seed, resolved): mixed into
      * both bucket hashes of every key (hash/bithash.h) by every operation and
-     * resize step, so a view carries it wherever it goes. */
+     * resize step, so a view carries it wherever it goes.  Kept whole (a
+     * KV64 key takes it before the fold) and as two 32-bit halves (a KV32
+     * key's first hash takes the low one, its second the high one), and read
+     * through P_VIEW_SEED (designs/designs.h), so that each width loads what
+     * it uses: loaded whole and split, the KV32 kernels held the halves in
+     * registers (the count kernel spilled, tile kernels took up to 14 more
+     * registers); composed from halves, the KV64 kernels took up to 4 more
+     * (ptxas -v).  hive_view_set_seed sets the three. */
     uint64_t hash_seed;
+    uint32_t hash_seed_lo, hash_seed_hi;
 } hive_view;
+
+/* The seed, loaded whole, or as its two halves. */
+HIVE_HD uint64_t hive_view_seed(const hive_view *v) { return v->hash_seed; }
+
+HIVE_HD uint64_t hive_view_seed_halves(const hive_view *v)
+{
+    return (uint64_t)v->hash_seed_hi << 32 | v->hash_seed_lo;
+}
+
+HIVE_HD void hive_view_set_seed(hive_view *v, uint64_t seed)
+{
+    v->hash_seed = seed;
+    v->hash_seed_lo = (uint32_t)seed;
+    v->hash_seed_hi = (uint32_t)(seed >> 32);
+}
 
 /* Did bucket b have no free slot when the full bits were taken?  A hint for
  * the eviction search, which then need not read b's room: buckets never

@@ -117,7 +117,7 @@ static inline hive_view hive_cpu_view(const hive_cpu_table *ct, hive_cpu_store *
     v.max_evictions = ct->max_evictions;
     v.design = ct->design;
     v.full_hint = NULL;
-    v.hash_seed = ct->hash_seed;
+    hive_view_set_seed(&v, ct->hash_seed);
     return v;
 }
 

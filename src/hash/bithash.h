@@ -58,9 +58,21 @@ HIVE_HD uint64_t hive_fold64(uint64_t key)
 }
 
 /* The two bucket hashes of a table with seed `seed`, for each key width. */
-HIVE_HD uint32_t hive_hash1_k32(uint32_t key, uint64_t seed) { return hive_bithash1(key ^ (uint32_t)seed); }
-HIVE_HD uint32_t hive_hash2_k32(uint32_t key, uint64_t seed) { return hive_bithash2(key ^ (uint32_t)(seed >> 32)); }
-HIVE_HD uint32_t hive_hash1_k64(uint64_t key, uint64_t seed) { return hive_bithash1((uint32_t)hive_fold64(key ^ seed)); }
+HIVE_HD uint32_t hive_hash1_k32(uint32_t key, uint64_t seed)
+{
+    return hive_bithash1(key ^ (uint32_t)seed);
+}
+
+HIVE_HD uint32_t hive_hash2_k32(uint32_t key, uint64_t seed)
+{
+    return hive_bithash2(key ^ (uint32_t)(seed >> 32));
+}
+
+HIVE_HD uint32_t hive_hash1_k64(uint64_t key, uint64_t seed)
+{
+    return hive_bithash1((uint32_t)hive_fold64(key ^ seed));
+}
+
 HIVE_HD uint32_t hive_hash2_k64(uint64_t key, uint64_t seed)
 {
     return hive_bithash2((uint32_t)(hive_fold64(key ^ seed) >> 32));

@@ -22,8 +22,8 @@ HIVE_PROTO void D_OP(hive_mark_stash_slot)(const hive_view *v, const P_SLOT *slo
     P_KEY k = P_KEY_OF(*slot);
     if (P_RESERVED(k))
         return;
-    hive_mark_bucket(v, hive_bucket_of(v->ix, P_HASH1(v->hash_seed, k)));
-    hive_mark_bucket(v, hive_bucket_of(v->ix, P_HASH2(v->hash_seed, k)));
+    hive_mark_bucket(v, hive_bucket_of(v->ix, P_VIEW_HASH1(v, k)));
+    hive_mark_bucket(v, hive_bucket_of(v->ix, P_VIEW_HASH2(v, k)));
 }
 
 /* The hash that placed key in bucket j under ix (the split's, core/
@@ -56,7 +56,7 @@ HIVE_PROTO uint32_t D_OP(hive_reflow_bucket)(const hive_view *v, P_GEOM_PARAM, u
         P_KEY k = P_KEY_OF(w);
         if (P_RESERVED(k))
             continue;
-        uint64_t b1 = hive_bucket_of(v->ix, P_HASH1(v->hash_seed, k));
+        uint64_t b1 = hive_bucket_of(v->ix, P_VIEW_HASH1(v, k));
         if (b1 == b)
             continue;
         P_SLOT *first = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b1, P_S);

@@ -15,11 +15,11 @@
 static void hashes(const bench_model_table *m, uint64_t key, uint32_t *h1, uint32_t *h2)
 {
     if (m->bits == 32) {
-        *h1 = hive_bithash1((uint32_t)key);
-        *h2 = hive_bithash2((uint32_t)key);
+        *h1 = hive_hash1_k32((uint32_t)key, m->hash_seed);
+        *h2 = hive_hash2_k32((uint32_t)key, m->hash_seed);
     } else {
-        *h1 = hive_hash1_k64(key);
-        *h2 = hive_hash2_k64(key);
+        *h1 = hive_hash1_k64(key, m->hash_seed);
+        *h2 = hive_hash2_k64(key, m->hash_seed);
     }
 }
 
@@ -37,7 +37,7 @@ uint64_t bench_model_probe(const bench_model_table *m, uint64_t key, uint32_t i)
 }
 
 int bench_model_init(bench_model_table *m, const bench_probe_model *model, uint64_t buckets,
-                     uint32_t slots, uint64_t stash_buckets, uint32_t bits)
+                     uint32_t slots, uint64_t stash_buckets, uint32_t bits, uint64_t hash_seed)
 {
     memset(m, 0, sizeof *m);
     m->stash_buckets = stash_buckets ? stash_buckets : 1;
@@ -45,6 +45,7 @@ int bench_model_init(bench_model_table *m, const bench_probe_model *model, uint6
     m->buckets = buckets;
     m->slots = slots;
     m->bits = bits;
+    m->hash_seed = hash_seed;
     m->slot_bytes = bits / 4; /* key and value */
     m->ix = hive_index_for(buckets);
     m->fill = calloc(buckets, 1);

@@ -5,7 +5,8 @@
  * The model is a table of the real table's shape (buckets, slots per bucket,
  * the linear-hashing index of core/index.h) filled one key at a time, in the
  * batch's order, by the design's placement rule over its probe order (the
- * public hashes of hash/bithash.h and the design's probe.h).  Slots of a
+ * hashes of hash/bithash.h under the real table's hash seed, and the
+ * design's probe.h).  Slots of a
  * bucket fill as a suffix and nothing is erased, so a key's place is its
  * bucket and its slot.  Costs of one operation:
  *
@@ -43,6 +44,7 @@ typedef struct bench_model_table {
     uint32_t slots;      /* per bucket */
     uint32_t slot_bytes; /* 8 (KV32) or 16 (KV64) */
     uint32_t bits;       /* key width */
+    uint64_t hash_seed;  /* the real table's (hive_get_config) */
     hive_index ix;
     uint8_t *fill;       /* keys held per bucket: slots [0, fill) are taken */
     uint64_t *keys;      /* buckets x slots */
@@ -72,9 +74,10 @@ extern const bench_probe_model bench_model_hive;
 extern const bench_probe_model bench_model_double;
 
 /* A model table of `buckets` buckets of `slots` slots and a stash of
- * `stash_buckets`, for keys of `bits`; 0, or -1 (no memory). */
+ * `stash_buckets`, for keys of `bits` hashed with `hash_seed`; 0, or -1 (no
+ * memory). */
 int bench_model_init(bench_model_table *m, const bench_probe_model *model, uint64_t buckets,
-                     uint32_t slots, uint64_t stash_buckets, uint32_t bits);
+                     uint32_t slots, uint64_t stash_buckets, uint32_t bits, uint64_t hash_seed);
 void bench_model_free(bench_model_table *m);
 
 /* Probe i of key: its bucket. */

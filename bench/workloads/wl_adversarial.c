@@ -3,7 +3,8 @@
  *
  * A table of B buckets (B = 1e6 on the GPU, as WarpSpeed; --n), capacity
  * pinned.  Keys are drawn from the unique key stream and sorted by their first
- * bucket, hive_bucket_of(hive_index_for(B), hash1(key)) — the bucket whose lock
+ * bucket, hive_bucket_of(hive_index_for(B), hash1(key)) under the table's hash
+ * seed (hive_get_config) — the bucket whose lock
  * serialises a new key's placement (src/designs/hive/protocol.h, R1-R3) — until every
  * bucket is the first bucket of exactly two keys X and Y.
  *
@@ -28,14 +29,15 @@
 #include "hash/bithash.h"
 #include "workloads.h"
 
-static uint32_t hash1(uint32_t bits, uint64_t key)
+static uint32_t hash1(uint32_t bits, uint64_t seed, uint64_t key)
 {
-    return bits == 32 ? hive_bithash1((uint32_t)key) : hive_hash1_k64(key);
+    return bits == 32 ? hive_hash1_k32((uint32_t)key, seed) : hive_hash1_k64(key, seed);
 }
 
-/* first[b], second[b] for every bucket; 0 on success, -1 if the draws ran out. */
-static int choose_keys(const bench_ctx *c, bench_keys k, uint64_t buckets, uint64_t *first,
-                       uint64_t *second, uint8_t *have)
+/* first[b], second[b] for every bucket of a table with hash seed `seed`; 0 on
+ * success, -1 if the draws ran out. */
+static int choose_keys(const bench_ctx *c, bench_keys k, uint64_t seed, uint64_t buckets,
+                       uint64_t *first, uint64_t *second, uint8_t *have)
 {
     hive_index ix = hive_index_for(buckets);
     uint64_t filled = 0, limit = 64 * buckets + (1u << 20);
@@ -44,7 +46,7 @@ static int choose_keys(const bench_ctx *c, bench_keys k, uint64_t buckets, uint6
         if (ctr >= limit || ctr >= bench_pos_limit(c->bits))
             return -1;
         uint64_t key = bench_key(&k, ctr);
-        uint64_t b = hive_bucket_of(ix, hash1(c->bits, key));
+        uint64_t b = hive_bucket_of(ix, hash1(c->bits, seed, key));
         if (have[b] == 0) {
             first[b] = key;
             have[b] = 1;
@@ -120,7 +122,10 @@ int wl_adversarial(bench_ctx *c)
             fprintf(stderr, "adversarial: bucket count changed between runs\n");
             goto fail;
         }
-        if (choose_keys(c, k, buckets, first, second, have) != 0) {
+        hive_config tc = HIVE_CONFIG_INIT;
+        if (bench_status(c, hive_get_config(t, &tc), "hive_get_config") != 0)
+            goto fail;
+        if (choose_keys(c, k, tc.hash_seed, buckets, first, second, have) != 0) {
             fprintf(stderr, "adversarial: could not give every bucket two keys\n");
             goto fail;
         }

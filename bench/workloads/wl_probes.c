@@ -47,13 +47,15 @@ int wl_probes(bench_ctx *c)
     int have_model = 0;
     void *keys = bench_alloc(c, nmax * c->kbytes);
     void *vals = bench_alloc(c, nmax * c->kbytes);
+    hive_config tc = HIVE_CONFIG_INIT;
     if (keys == NULL || vals == NULL || bench_create_pinned(c, slots, &t) != 0 ||
-        bench_stats(c, t, &st) != 0) {
+        bench_stats(c, t, &st) != 0 || bench_status(c, hive_get_config(t, &tc), "hive_get_config") != 0) {
         rc = -1;
         goto out;
     }
     if (bench_model_init(&m, d->model, st.buckets, st.bucket_slots,
-                         st.stash_capacity / (st.bucket_slots ? st.bucket_slots : 1), c->bits) != 0) {
+                         st.stash_capacity / (st.bucket_slots ? st.bucket_slots : 1), c->bits,
+                         tc.hash_seed) != 0) {
         fprintf(stderr, "probes: no memory for a model of %llu buckets\n",
                 (unsigned long long)st.buckets);
         rc = -1;

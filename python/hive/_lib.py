@@ -223,8 +223,7 @@ class ValueType(enum.IntEnum):
     BYTES = 4
 
 
-CACHE_CONFIG_VERSION = 3
-HASH_SEED_RANDOM = 0xFFFFFFFFFFFFFFFF
+CACHE_CONFIG_VERSION = 2
 CACHE_HBM_UNLIMITED = 2**64 - 1  # value_hbm_bytes: every value in device memory
 
 

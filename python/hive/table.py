@@ -27,7 +27,9 @@ class Table(Handle):
     key_width: 32 or 64.  backend: "cpu", "cuda" or "auto" (CUDA when a GPU
     is present).  design: "hive", "double", "p2", "iceberg" or "cuckoo"
     (docs/designs/).  Any other hive_config field may be given by name:
-    max_load_factor=0.5, threads=4.
+    max_load_factor=0.5, threads=4, hash_seed=7 (a fixed seed for the
+    bucket hashes; by default each table draws its own, and
+    table.config.hash_seed reports it).
 
     Every batch call takes `stream` (see hive.arrays); on a CPU table it is
     unused.  `results`, where a call takes it, is an optional uint8 output

@@ -84,6 +84,24 @@ def test_config_is_resolved(table):
     assert not table.cuda
 
 
+@pytest.mark.parametrize("width", [32, 64])
+def test_hash_seed(width):
+    """A seed given by name is the table's, and the table works with it; the default draws one."""
+    dtype = WIDTHS[width]
+    keys = np.arange(1, 5001, dtype=dtype) * dtype(2654435761)
+    with hive.Table(capacity=64, key_width=width, backend="cpu", hash_seed=7) as t:
+        assert t.config.hash_seed == 7
+        t.insert(keys, keys + dtype(1))  # grows the table: the splits hash with the seed too
+        values, found = t.find(keys)
+        assert found.all() and (values == keys + dtype(1)).all()
+        t.erase(keys[:4900])  # and shrinks it
+        values, found = t.find(keys)
+        assert not found[:4900].any() and found[4900:].all() and (values[4900:] == keys[4900:] + dtype(1)).all()
+    with hive.Table(backend="cpu") as a, hive.Table(backend="cpu") as b:
+        assert a.config.hash_seed != b.config.hash_seed
+        assert hive._lib.HASH_SEED_RANDOM not in (a.config.hash_seed, b.config.hash_seed)
+
+
 def test_context_manager_closes():
     with hive.Table(backend="cpu") as t:
         t.insert([1], [2])

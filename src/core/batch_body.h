@@ -16,13 +16,14 @@
  *   B_TALLY           the backend's tally of one thread
  *   B_COUNT(t, c, n)  adds n to counter c (HIVE_CTR_*) of tally t */
 
-/* Hash `which` (0, 1) of key k: h[which] if the caller took them already
- * (the CPU, when it prefetched the key's buckets), else computed here.  A GPU
- * thread passes none and computes them where an operation needs them:
- * computed ahead of the branches, they cost the insert kernels 6 registers. */
-HIVE_PROTO uint32_t B_SUFFIX(hive_batch_hash)(B_KEY k, const uint32_t *h, int which)
+/* Hash `which` (0, 1) of key k in v's table: h[which] if the caller took
+ * them already (the CPU, when it prefetched the key's buckets), else computed
+ * here.  A GPU thread passes none and computes them where an operation needs
+ * them: computed ahead of the branches, they cost the insert kernels 6
+ * registers. */
+HIVE_PROTO uint32_t B_SUFFIX(hive_batch_hash)(const hive_view *v, B_KEY k, const uint32_t *h, int which)
 {
-    return h != NULL ? h[which] : which == 0 ? B_SUFFIX(hive_hash1)(k) : B_SUFFIX(hive_hash2)(k);
+    return h != NULL ? h[which] : which == 0 ? B_SUFFIX(hive_hash1)(v, k) : B_SUFFIX(hive_hash2)(v, k);
 }
 
 /* Element i of batch b: op `op` (hive_batch_op(b, i), or a uniform batch's op
@@ -47,8 +48,8 @@ HIVE_PROTO int B_SUFFIX(hive_batch_one)(const hive_view *v, B_GEOM geom, const h
             b->found[i] = 0;
     } else if (op == HIVE_OP_FIND) {
         B_KEY value;
-        r = B_SUFFIX(hive_find_hashed)(v, geom, key, B_SUFFIX(hive_batch_hash)(key, h, 0),
-                                       B_SUFFIX(hive_batch_hash)(key, h, 1), &value);
+        r = B_SUFFIX(hive_find_hashed)(v, geom, key, B_SUFFIX(hive_batch_hash)(v, key, h, 0),
+                                       B_SUFFIX(hive_batch_hash)(v, key, h, 1), &value);
         if (writer && r == HIVE_R_FOUND && b->values_out != NULL)
             ((B_KEY *)b->values_out)[i] = value;
         if (writer && b->found != NULL)
@@ -58,7 +59,7 @@ HIVE_PROTO int B_SUFFIX(hive_batch_one)(const hive_view *v, B_GEOM geom, const h
         uint32_t moves = 0;
         int mode = op == HIVE_OP_INSERT ? HIVE_CMB_KEEP : (int)b->combine;
         B_KEY val = ((const B_KEY *)b->values_in)[i];
-        uint32_t h1 = B_SUFFIX(hive_batch_hash)(key, h, 0), h2 = B_SUFFIX(hive_batch_hash)(key, h, 1);
+        uint32_t h1 = B_SUFFIX(hive_batch_hash)(v, key, h, 0), h2 = B_SUFFIX(hive_batch_hash)(v, key, h, 1);
         r = part >= 2 ? HIVE_R_DEFER : B_SUFFIX(hive_upsert_lockfree)(v, geom, key, h1, h2, val, mode, &step);
         if (r == HIVE_R_DEFER && part != 1)
             r = B_SUFFIX(hive_upsert_deferred)(v, geom, key, h1, h2, val, mode,
@@ -89,8 +90,8 @@ HIVE_PROTO int B_SUFFIX(hive_batch_one)(const hive_view *v, B_GEOM geom, const h
                 B_COUNT(t, HIVE_CTR_INSERTED, writer);
         }
     } else if (op == HIVE_OP_ERASE) {
-        r = B_SUFFIX(hive_erase_hashed)(v, geom, key, B_SUFFIX(hive_batch_hash)(key, h, 0),
-                                        B_SUFFIX(hive_batch_hash)(key, h, 1));
+        r = B_SUFFIX(hive_erase_hashed)(v, geom, key, B_SUFFIX(hive_batch_hash)(v, key, h, 0),
+                                        B_SUFFIX(hive_batch_hash)(v, key, h, 1));
         if (r == HIVE_R_ERASED)
             B_COUNT(t, HIVE_CTR_ERASED, writer);
     } else {

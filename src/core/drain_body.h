@@ -16,8 +16,8 @@ HIVE_PROTO int D_OP(hive_move_pair)(const hive_view *into, P_GEOM_PARAM, P_SLOT 
         return 0;
     int step;
     uint32_t moves;
-    if (D_OP(hive_upsert_hashed)(into, P_GEOM_ARG, k, P_HASH1(k), P_HASH2(k), P_VAL_OF(w),
-                                 HIVE_CMB_KEEP, &step, &moves) != HIVE_R_INSERTED)
+    if (D_OP(hive_upsert_hashed)(into, P_GEOM_ARG, k, P_VIEW_HASH1(into, k), P_VIEW_HASH2(into, k),
+                                 P_VAL_OF(w), HIVE_CMB_KEEP, &step, &moves) != HIVE_R_INSERTED)
         return -1;
     *slot = P_MAKE(P_TOMB, 0);
     return 1;

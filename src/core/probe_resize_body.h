@@ -21,13 +21,14 @@
 
 #include "drain_body.h"
 
-/* The probe by which a pair of key k is in bucket j under ix: the first
+/* The probe by which a pair of key k is in bucket j under ix (seed: the
+ * table's hash seed): the first
  * probe naming j, or D_PROBES if none does (never, by R1).  A pair was
  * placed by that probe or a later one that names the same bucket; either
  * way its hash names j, and R4 asks least of the first. */
-HIVE_PROTO uint32_t D_OP(hive_probe_of)(hive_index ix, P_KEY k, uint64_t j)
+HIVE_PROTO uint32_t D_OP(hive_probe_of)(hive_index ix, uint64_t seed, P_KEY k, uint64_t j)
 {
-    uint32_t h1 = P_HASH1(k), h2 = P_HASH2(k);
+    uint32_t h1 = P_HASH1(seed, k), h2 = P_HASH2(seed, k);
     for (uint32_t i = 0; i < D_PROBES; i++)
         if (hive_bucket_of(ix, D_PROBE_HASH(h1, h2, i)) == j)
             return i;
@@ -41,7 +42,7 @@ HIVE_PROTO void D_OP(hive_mark_stash_slot)(const hive_view *v, const P_SLOT *slo
     P_KEY k = P_KEY_OF(*slot);
     if (P_RESERVED(k))
         return;
-    uint32_t h1 = P_HASH1(k), h2 = P_HASH2(k);
+    uint32_t h1 = P_VIEW_HASH1(v, k), h2 = P_VIEW_HASH2(v, k);
     for (uint32_t i = 0; i < D_PROBES; i++)
         hive_mark_bucket(v, hive_bucket_of(v->ix, D_PROBE_HASH(h1, h2, i)));
 }
@@ -52,12 +53,12 @@ HIVE_PROTO void D_OP(hive_mark_stash_slot)(const hive_view *v, const P_SLOT *slo
  * its new bucket, and no earlier probe does (an earlier one named another
  * bucket than j, and names that bucket or its partner now), so a pair keeps
  * its probe index and R4 its meaning. */
-HIVE_PROTO int D_OP(hive_split_hash)(hive_index ix, P_KEY key, uint64_t j, uint32_t *h)
+HIVE_PROTO int D_OP(hive_split_hash)(hive_index ix, uint64_t seed, P_KEY key, uint64_t j, uint32_t *h)
 {
-    uint32_t p = D_OP(hive_probe_of)(ix, key, j);
+    uint32_t p = D_OP(hive_probe_of)(ix, seed, key, j);
     if (p == D_PROBES)
         return 0;
-    *h = D_PROBE_HASH(P_HASH1(key), P_HASH2(key), p);
+    *h = D_PROBE_HASH(P_HASH1(seed, key), P_HASH2(seed, key), p);
     return 1;
 }
 
@@ -79,10 +80,10 @@ HIVE_PROTO uint32_t D_OP(hive_reflow_bucket)(const hive_view *v, P_GEOM_PARAM, u
         P_KEY k = P_KEY_OF(w);
         if (P_RESERVED(k))
             continue;
-        uint32_t p = D_OP(hive_probe_of)(v->ix, k, b);
+        uint32_t p = D_OP(hive_probe_of)(v->ix, P_VIEW_SEED(v), k, b);
         if (p == 0 || p == D_PROBES)
             continue;
-        uint32_t h1 = P_HASH1(k), h2 = P_HASH2(k);
+        uint32_t h1 = P_VIEW_HASH1(v, k), h2 = P_VIEW_HASH2(v, k);
         uint32_t stays = p; /* the probe the pair ends by */
         for (uint32_t q = 0; q < p; q++) {
             uint64_t bq = hive_bucket_of(v->ix, D_PROBE_HASH(h1, h2, q));
@@ -156,7 +157,8 @@ HIVE_PROTO uint32_t D_OP(hive_merge_bucket)(P_SLOT *slots, P_GEOM_PARAM, hive_in
  * nothing is recorded, and j's pairs stay or go by the same rule.  Returns
  * the pairs that only the partner can hold and that found no room there
  * (never any, by the argument above; they stay in j, reported as a bug). */
-HIVE_PROTO uint32_t D_OP(hive_unmerge_bucket)(P_SLOT *slots, P_GEOM_PARAM, hive_index ix, uint64_t j)
+HIVE_PROTO uint32_t D_OP(hive_unmerge_bucket)(P_SLOT *slots, P_GEOM_PARAM, hive_index ix, uint64_t seed,
+                                               uint64_t j)
 {
     uint64_t partner = j + hive_index_round(ix);
     P_SLOT *lo = P_SUFFIX(hive_bucket)(slots, j, P_S);
@@ -176,7 +178,8 @@ HIVE_PROTO uint32_t D_OP(hive_unmerge_bucket)(P_SLOT *slots, P_GEOM_PARAM, hive_
         P_KEY key = P_KEY_OF(lo[i]);
         if (P_RESERVED(key))
             continue;
-        uint32_t in_lo = D_OP(hive_probe_of)(ix, key, j), in_hi = D_OP(hive_probe_of)(ix, key, partner);
+        uint32_t in_lo = D_OP(hive_probe_of)(ix, seed, key, j);
+        uint32_t in_hi = D_OP(hive_probe_of)(ix, seed, key, partner);
         if (in_hi >= in_lo)
             continue;
         if (nhi < P_S) {

@@ -17,6 +17,7 @@
 #undef P_RESERVED
 #undef P_HASH1
 #undef P_HASH2
+#undef P_VIEW_SEED
 #undef P_COMBINE
 #undef P_HINTED_FULL
 #undef P_GEOM_PARAM

@@ -7,12 +7,14 @@
  * loops call it).  No include guard: once per instantiation. */
 
 /* Splits bucket j (split <= j < base * 2^m under ix, the index before this
- * split) into j and its partner j + base * 2^m: a pair moves when the next
- * bit of the hash that placed it in j (the design's D_OP(hive_split_hash))
- * says so.  A bucket that had no EMPTY slot gives both halves VACANT ones
- * (R8: its keys may have spilled to later buckets or the stash).  The
- * partner's memory is written whole.  Returns the pairs moved. */
-HIVE_PROTO uint32_t D_OP(hive_split_bucket)(P_SLOT *slots, P_GEOM_PARAM, hive_index ix, uint64_t j)
+ * split; seed: the table's hash seed) into j and its partner j + base * 2^m:
+ * a pair moves when the next bit of the hash that placed it in j (the
+ * design's D_OP(hive_split_hash)) says so.  A bucket that had no EMPTY slot
+ * gives both halves VACANT ones (R8: its keys may have spilled to later
+ * buckets or the stash).  The partner's memory is written whole.  Returns
+ * the pairs moved. */
+HIVE_PROTO uint32_t D_OP(hive_split_bucket)(P_SLOT *slots, P_GEOM_PARAM, hive_index ix, uint64_t seed,
+                                             uint64_t j)
 {
     uint64_t wide = (ix.low_mask << 1) | 1;
     P_SLOT *lo = P_SUFFIX(hive_bucket)(slots, j, P_S);
@@ -27,7 +29,7 @@ HIVE_PROTO uint32_t D_OP(hive_split_bucket)(P_SLOT *slots, P_GEOM_PARAM, hive_in
         if (P_RESERVED(key))
             continue;
         uint32_t h;
-        if (!D_OP(hive_split_hash)(ix, key, j, &h) || hive_bucket_masked(ix, h, wide) == j)
+        if (!D_OP(hive_split_hash)(ix, seed, key, j, &h) || hive_bucket_masked(ix, h, wide) == j)
             lo[nlo++] = w;
         else
             hi[nhi++] = w;
@@ -50,7 +52,7 @@ HIVE_PROTO int D_OP(hive_rehome_pair)(const hive_view *into, P_GEOM_PARAM, P_SLO
     P_KEY k = P_KEY_OF(w);
     if (P_RESERVED(k))
         return 0;
-    uint32_t h1 = P_HASH1(k), h2 = P_HASH2(k);
+    uint32_t h1 = P_VIEW_HASH1(into, k), h2 = P_VIEW_HASH2(into, k);
     for (;;) {
         P_SLOT seen;
         P_SLOT *target = D_OP(hive_rehome_target)(into, P_GEOM_ARG, k, h1, h2, &seen);
@@ -93,13 +95,13 @@ HIVE_PROTO uint64_t D_OP(hive_resize_one)(int op, const hive_view *v, const hive
     P_SLOT *stash = (P_SLOT *)v->stash;
     switch (op) {
     case HIVE_RESIZE_SPLIT:
-        return D_OP(hive_split_bucket)(slots, P_GEOM_ARG, ix, i);
+        return D_OP(hive_split_bucket)(slots, P_GEOM_ARG, ix, P_VIEW_SEED(v), i);
     case HIVE_RESIZE_MERGE:
         return D_OP(hive_merge_bucket)(slots, P_GEOM_ARG, ix, i);
     case HIVE_RESIZE_REHOME:
         return D_OP(hive_rehome_bucket)(to, P_GEOM_ARG, i);
     case HIVE_RESIZE_UNMERGE:
-        return D_OP(hive_unmerge_bucket)(slots, P_GEOM_ARG, ix, i);
+        return D_OP(hive_unmerge_bucket)(slots, P_GEOM_ARG, ix, P_VIEW_SEED(v), i);
     case HIVE_RESIZE_REFLOW:
         return D_OP(hive_reflow_bucket)(v, P_GEOM_ARG, i);
     case HIVE_RESIZE_COMPACT:

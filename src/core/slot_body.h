@@ -227,9 +227,10 @@ HIVE_PROTO int P_SUFFIX(hive_stash_in_use)(const hive_view *v, P_GEOM_PARAM, uin
            P_STASH_USED(v, hive_stash_home(h1, h2, v->stash_buckets));
 }
 
-/* The key's two hashes, for callers that run an operation in parts. */
-HIVE_PROTO uint32_t P_SUFFIX(hive_hash1)(P_KEY k) { return P_HASH1(k); }
-HIVE_PROTO uint32_t P_SUFFIX(hive_hash2)(P_KEY k) { return P_HASH2(k); }
+/* The key's two hashes in v's table, for callers that run an operation in
+ * parts. */
+HIVE_PROTO uint32_t P_SUFFIX(hive_hash1)(const hive_view *v, P_KEY k) { return P_VIEW_HASH1(v, k); }
+HIVE_PROTO uint32_t P_SUFFIX(hive_hash2)(const hive_view *v, P_KEY k) { return P_VIEW_HASH2(v, k); }
 
 
 #ifndef P_TILE
@@ -287,7 +288,7 @@ HIVE_PROTO int P_SUFFIX(hive_restash_slot)(const hive_view *to, P_GEOM_PARAM, co
     if (P_RESERVED(k))
         return 1;
     int r;
-    while ((r = P_SUFFIX(hive_stash_put)(to, P_GEOM_ARG, k, w, P_HASH1(k), P_HASH2(k))) < 0)
+    while ((r = P_SUFFIX(hive_stash_put)(to, P_GEOM_ARG, k, w, P_VIEW_HASH1(to, k), P_VIEW_HASH2(to, k))) < 0)
         ; /* another copy took the slot first */
     return r;
 }

@@ -57,7 +57,34 @@ typedef struct hive_view {
      * the bits were taken: only in the deferred kernels of a KV32 bulk insert
      * (cuda_kernels.cuh). */
     const uint32_t *full_hint;
+    /* The table's hash seed (hive_config.hash_seed, resolved): mixed into
+     * both bucket hashes of every key (hash/bithash.h) by every operation and
+     * resize step, so a view carries it wherever it goes.  Kept whole (a
+     * KV64 key takes it before the fold) and as two 32-bit halves (a KV32
+     * key's first hash takes the low one, its second the high one), and read
+     * through P_VIEW_SEED (designs/designs.h), so that each width loads only
+     * what it uses.  Measured with ptxas -v (sm_90): one 64-bit field, split
+     * for KV32 keys, made the KV32 count kernel spill and tile kernels take
+     * up to 14 more registers; the halves alone, joined for KV64 keys, cost
+     * KV64 kernels up to 4.  hive_view_set_seed sets all three. */
+    uint64_t hash_seed;
+    uint32_t hash_seed_lo, hash_seed_hi;
 } hive_view;
+
+/* The seed, loaded whole, or as its two halves. */
+HIVE_HD uint64_t hive_view_seed(const hive_view *v) { return v->hash_seed; }
+
+HIVE_HD uint64_t hive_view_seed_halves(const hive_view *v)
+{
+    return (uint64_t)v->hash_seed_hi << 32 | v->hash_seed_lo;
+}
+
+HIVE_HD void hive_view_set_seed(hive_view *v, uint64_t seed)
+{
+    v->hash_seed = seed;
+    v->hash_seed_lo = (uint32_t)seed;
+    v->hash_seed_hi = (uint32_t)(seed >> 32);
+}
 
 /* Did bucket b have no free slot when the full bits were taken?  A hint for
  * the eviction search, which then need not read b's room: buckets never

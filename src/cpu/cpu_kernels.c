@@ -33,8 +33,6 @@ static inline void hive_cpu_count(hive_cpu_tally *t, int c, uint64_t n)
 #define K_KEY_OF(s) ((uint32_t)(s))
 #define K_VAL_OF(s) ((uint32_t)((s) >> 32))
 #define K_RESERVED(k) hive_k32_reserved(k)
-#define K_HASH1(k) hive_bithash1(k)
-#define K_HASH2(k) hive_bithash2(k)
 #include "cpu_kernels_body.h"
 
 #define K_SUFFIX(name) name##_kv64
@@ -45,6 +43,4 @@ static inline void hive_cpu_count(hive_cpu_tally *t, int c, uint64_t n)
 #define K_KEY_OF(s) ((uint64_t)(s))
 #define K_VAL_OF(s) ((uint64_t)((s) >> 64))
 #define K_RESERVED(k) hive_k64_reserved(k)
-#define K_HASH1(k) hive_hash1_k64(k)
-#define K_HASH2(k) hive_hash2_k64(k)
 #include "cpu_kernels_body.h"

@@ -5,7 +5,7 @@
  *   K_SUFFIX(name)   name##_kv32 / name##_kv64 (also names the protocol's functions)
  *   K_KEY, K_VAL     the key and value types
  *   K_SLOT, K_WORDS  one slot (uint64_t / hive_u128) and its size in 64-bit words
- *   K_KEY_OF, K_VAL_OF, K_RESERVED, K_HASH1, K_HASH2   as in protocol.h */
+ *   K_KEY_OF, K_VAL_OF, K_RESERVED   as in protocol.h */
 
 static_assert(sizeof(K_SLOT) == K_WORDS * sizeof(uint64_t), "a slot is K_WORDS 64-bit words");
 
@@ -64,15 +64,15 @@ static void K_SUFFIX(run_range)(const hive_view *v, uint32_t S, int second, cons
     uint64_t warm = end - begin < K_PREFETCH_AHEAD ? end : begin + K_PREFETCH_AHEAD;
     for (uint64_t i = begin; i < warm; i++) {
         uint32_t *h = ring[i % K_RING];
-        h[0] = K_HASH1(keys[i]);
-        h[1] = K_HASH2(keys[i]);
+        h[0] = K_SUFFIX(hive_hash1)(v, keys[i]);
+        h[1] = K_SUFFIX(hive_hash2)(v, keys[i]);
         K_SUFFIX(prefetch)(v, S, second, h[0], h[1]);
     }
     for (uint64_t i = begin; i < end; i++) {
         if (i + K_PREFETCH_AHEAD < end) {
             uint32_t *h = ring[(i + K_PREFETCH_AHEAD) % K_RING];
-            h[0] = K_HASH1(keys[i + K_PREFETCH_AHEAD]);
-            h[1] = K_HASH2(keys[i + K_PREFETCH_AHEAD]);
+            h[0] = K_SUFFIX(hive_hash1)(v, keys[i + K_PREFETCH_AHEAD]);
+            h[1] = K_SUFFIX(hive_hash2)(v, keys[i + K_PREFETCH_AHEAD]);
             K_SUFFIX(prefetch)(v, S, second, h[0], h[1]);
         }
         K_SUFFIX(run_one)(v, S, b, i, ring[i % K_RING], tally);
@@ -88,8 +88,8 @@ static uint64_t K_SUFFIX(count_new_range)(const hive_view *v, uint32_t S, const 
         unsigned op = b->ops ? b->ops[i] : (unsigned)b->op;
         K_VAL val;
         count += (op == HIVE_OP_INSERT || op == HIVE_OP_UPSERT) && !K_RESERVED(keys[i]) &&
-                 K_SUFFIX(hive_find_hashed)(v, S, keys[i], K_HASH1(keys[i]), K_HASH2(keys[i]), &val) !=
-                     HIVE_R_FOUND;
+                 K_SUFFIX(hive_find_hashed)(v, S, keys[i], K_SUFFIX(hive_hash1)(v, keys[i]),
+                                            K_SUFFIX(hive_hash2)(v, keys[i]), &val) != HIVE_R_FOUND;
     }
     return count;
 }
@@ -144,5 +144,3 @@ const hive_cpu_kernels K_SUFFIX(hive_cpu_kernels) = {
 #undef K_KEY_OF
 #undef K_VAL_OF
 #undef K_RESERVED
-#undef K_HASH1
-#undef K_HASH2

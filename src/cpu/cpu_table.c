@@ -123,6 +123,7 @@ static hive_status cpu_create(const hive_config *c, void **impl)
     ct->max_evictions = c->max_evictions < HIVE_MAX_CHAIN ? c->max_evictions : HIVE_MAX_CHAIN;
     ct->design = (uint32_t)c->design; /* validated; the IDs are the enum's (designs/names.h) */
     ct->resize_batch = c->resize_batch;
+    ct->hash_seed = c->hash_seed;
     ct->stash_fraction = c->stash_fraction;
     uint64_t buckets = c->initial_capacity / ct->S + (c->initial_capacity % ct->S != 0);
     hive_status s = store_create(ct, buckets, &ct->store, call);

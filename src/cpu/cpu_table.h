@@ -72,6 +72,7 @@ typedef struct hive_cpu_table {
     uint32_t max_evictions; /* config.max_evictions clamped to HIVE_MAX_CHAIN */
     uint32_t design;        /* HIVE_DESIGN_ID_*: whose operations run (designs/designs.h) */
     uint32_t resize_batch;  /* K: buckets are added in multiples of it */
+    uint64_t hash_seed;     /* config.hash_seed, resolved (never HIVE_HASH_SEED_RANDOM) */
     double stash_fraction;
     hive_cpu_pool *pool;
 } hive_cpu_table;
@@ -116,6 +117,7 @@ static inline hive_view hive_cpu_view(const hive_cpu_table *ct, hive_cpu_store *
     v.max_evictions = ct->max_evictions;
     v.design = ct->design;
     v.full_hint = NULL;
+    hive_view_set_seed(&v, ct->hash_seed);
     return v;
 }
 

@@ -242,6 +242,7 @@ static hive_status cuda_create(const hive_config *c, void **impl)
     d->view.max_evictions = c->max_evictions < HIVE_MAX_CHAIN ? c->max_evictions : HIVE_MAX_CHAIN;
     d->view.design = design;
     d->allocator = c->allocator; /* checked: both functions or neither (api/config.c) */
+    hive_view_set_seed(&d->view, c->hash_seed); /* resolved by api: never HIVE_HASH_SEED_RANDOM */
     HIVE_TRY_GOTO(hive_cuda_status(cudaStreamCreateWithFlags(&d->stream, cudaStreamNonBlocking), call,
                                    "cudaStreamCreateWithFlags"),
                   st, fail);

@@ -60,6 +60,14 @@ typedef struct hive_design_outcome {
     uint64_t val;   /* the value found (finds) */
 } hive_design_outcome;
 
+/* Each instantiation below defines P_HASH1(seed, k) and P_HASH2(seed, k),
+ * its width's bucket hashes of key k under hash seed `seed`
+ * (hash/bithash.h), and P_VIEW_SEED(v), the seed of view v's table loaded
+ * as that width uses it (core/view.h says why); these are k's hashes in
+ * that table. */
+#define P_VIEW_HASH1(v, k) P_HASH1(P_VIEW_SEED(v), (k))
+#define P_VIEW_HASH2(v, k) P_HASH2(P_VIEW_SEED(v), (k))
+
 /* ---------------------------------------------------------------- KV32 */
 #define P_SUFFIX(name) name##_kv32
 #define P_KEY uint32_t
@@ -76,8 +84,9 @@ typedef struct hive_design_outcome {
 #define P_MOVING HIVE_K32_MOVING
 #define P_VACANT HIVE_K32_VACANT
 #define P_RESERVED(k) hive_k32_reserved(k)
-#define P_HASH1(k) hive_bithash1(k)
-#define P_HASH2(k) hive_bithash2(k)
+#define P_HASH1(seed, k) hive_hash1_k32((k), (seed))
+#define P_HASH2(seed, k) hive_hash2_k32((k), (seed))
+#define P_VIEW_SEED(v) hive_view_seed_halves(v)
 #define P_COMBINE(m, a, b) hive_combine32((m), (a), (b))
 #define P_HINTED_FULL(v, b) hive_hinted_full((v), (b))
 #include "../core/protocol_mode_thread.h"
@@ -100,8 +109,9 @@ typedef struct hive_design_outcome {
 #define P_MOVING HIVE_K32_MOVING
 #define P_VACANT HIVE_K32_VACANT
 #define P_RESERVED(k) hive_k32_reserved(k)
-#define P_HASH1(k) hive_bithash1(k)
-#define P_HASH2(k) hive_bithash2(k)
+#define P_HASH1(seed, k) hive_hash1_k32((k), (seed))
+#define P_HASH2(seed, k) hive_hash2_k32((k), (seed))
+#define P_VIEW_SEED(v) hive_view_seed_halves(v)
 #define P_COMBINE(m, a, b) hive_combine32((m), (a), (b))
 #define P_HINTED_FULL(v, b) 0 /* tiles run no deferred kernels */
 #include "../core/protocol_mode_tile.h"
@@ -124,8 +134,9 @@ typedef struct hive_design_outcome {
 #define P_MOVING HIVE_K64_MOVING
 #define P_VACANT HIVE_K64_VACANT
 #define P_RESERVED(k) hive_k64_reserved(k)
-#define P_HASH1(k) hive_hash1_k64(k)
-#define P_HASH2(k) hive_hash2_k64(k)
+#define P_HASH1(seed, k) hive_hash1_k64((k), (seed))
+#define P_HASH2(seed, k) hive_hash2_k64((k), (seed))
+#define P_VIEW_SEED(v) hive_view_seed(v)
 #define P_COMBINE(m, a, b) hive_combine64((m), (a), (b))
 #define P_HINTED_FULL(v, b) 0 /* KV64 tables take no full bits */
 #include "../core/protocol_mode_thread.h"

@@ -10,7 +10,14 @@
  *
  * 64-bit keys are first folded through a 64-bit finaliser (multiply-xorshift,
  * the constants of MurmurHash3's fmix64) so that every key bit reaches both
- * 32-bit halves, then each half goes through one of the BitHashes. */
+ * 32-bit halves, then each half goes through one of the BitHashes.
+ *
+ * A table's bucket hashes are seeded (hive_config.hash_seed): the seed is
+ * xored into the key before the hashes above, so that keys chosen to collide
+ * under one seed (they need the hash's exact inputs) spread under another,
+ * at the cost of one xor per hash.  A KV32 key takes the seed's low half
+ * into its first hash and its high half into its second; a KV64 key takes
+ * the whole seed before the fold.  Seed 0 leaves every hash as unseeded. */
 #ifndef HIVE_HASH_BITHASH_H
 #define HIVE_HASH_BITHASH_H
 
@@ -50,7 +57,25 @@ HIVE_HD uint64_t hive_fold64(uint64_t key)
     return key;
 }
 
-HIVE_HD uint32_t hive_hash1_k64(uint64_t key) { return hive_bithash1((uint32_t)hive_fold64(key)); }
-HIVE_HD uint32_t hive_hash2_k64(uint64_t key) { return hive_bithash2((uint32_t)(hive_fold64(key) >> 32)); }
+/* The two bucket hashes of a table with seed `seed`, for each key width. */
+HIVE_HD uint32_t hive_hash1_k32(uint32_t key, uint64_t seed)
+{
+    return hive_bithash1(key ^ (uint32_t)seed);
+}
+
+HIVE_HD uint32_t hive_hash2_k32(uint32_t key, uint64_t seed)
+{
+    return hive_bithash2(key ^ (uint32_t)(seed >> 32));
+}
+
+HIVE_HD uint32_t hive_hash1_k64(uint64_t key, uint64_t seed)
+{
+    return hive_bithash1((uint32_t)hive_fold64(key ^ seed));
+}
+
+HIVE_HD uint32_t hive_hash2_k64(uint64_t key, uint64_t seed)
+{
+    return hive_bithash2((uint32_t)(hive_fold64(key ^ seed) >> 32));
+}
 
 #endif

@@ -4,7 +4,8 @@
  *
  *   header, 7 bytes
  *     0  bit 0: KV64 (else KV32); bit 1: 2 threads (else 1); bit 2: the double
- *        design (else the Hive design)
+ *        design (else the Hive design); bit 3: a hash seed made from the
+ *        header's first 5 bytes (else seed 0, the unseeded hashes)
  *     1  initial_capacity: c < 128 gives 1 + c, else 128 + 3 (c - 128) (up to 509)
  *     2  max_load_factor (bits 0-2), min_load_factor as a fraction of
  *        max_load_factor / 2 (bits 3-5)                  see the tables below
@@ -42,7 +43,7 @@
  *                        s-th, s = mode mod 8 (0, 1: none kept)
  *     13  swing          mode: one hive_apply over every key: present ones
  *                        erased, absent ones upserted (combine mode mod 5)
- *     14  get_config     the config as created, defaults resolved
+ *     14  get_config     the config as created, defaults resolved, the seed as given
  *
  * After every call: the status, every result code, found flag and value
  * (model.h), the size, every key of the universe found with its value or
@@ -55,6 +56,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "aim.h"
 #include "hivetest.h"
 #include "input.h"
 #include "universe.h"
@@ -116,6 +118,10 @@ static hive_config read_config(fz_input *in, ht_target *t)
     c.max_evictions = evictions[(stash >> 3) & 7];
     c.bucket_slots = bucket_slots[geo & 7];
     c.resize_batch = resize_batches[(geo >> 3) & 7];
+    /* A fixed seed, never a random one: an input must replay the same way. */
+    uint64_t header = (uint64_t)b0 | (uint64_t)cap << 8 | (uint64_t)lf << 16 | (uint64_t)stash << 24 |
+                      (uint64_t)geo << 32;
+    c.hash_seed = (b0 & 8) ? ht_splitmix64(&header) : 0;
     return c;
 }
 
@@ -272,7 +278,8 @@ static void check_config(fz_run_state *r)
                  got.min_load_factor == c->min_load_factor &&
                  got.resize_batch == c->resize_batch && got.max_evictions == c->max_evictions &&
                  got.stash_fraction == c->stash_fraction && got.threads == c->threads &&
-                 got.bucket_slots == slots && got.lanes_per_op >= 1 && got.design == c->design,
+                 got.bucket_slots == slots && got.lanes_per_op >= 1 && got.design == c->design &&
+                 got.hash_seed == c->hash_seed,
              "%s: hive_get_config differs from the config given (bucket_slots %u, lanes %u)",
              r->where, got.bucket_slots, got.lanes_per_op);
 }
@@ -422,10 +429,13 @@ uint64_t fz_run(const uint8_t *data, size_t size)
 
     hive_stats st;
     get_stats(&r, &st);
-    fz_universe_build(&r.u, &r.t, st.buckets ? st.buckets : 1, 2u * (shape & 15), 4u * (shape >> 4),
-                      1u + (aim & 3), aim);
+    /* Aimed with the seed the table reports, so that a table ignoring its
+     * seed would leave the crowded keys spread. */
+    const uint64_t hash_seed = ht_hash_seed(r.table);
+    fz_universe_build(&r.u, &r.t, hash_seed, st.buckets ? st.buckets : 1, 2u * (shape & 15),
+                      4u * (shape >> 4), 1u + (aim & 3), aim);
     if (r.u.n == 0) /* no plain and no crowded keys asked for: one plain key */
-        fz_universe_build(&r.u, &r.t, st.buckets ? st.buckets : 1, 1, 0, 1, aim);
+        fz_universe_build(&r.u, &r.t, hash_seed, st.buckets ? st.buckets : 1, 1, 0, 1, aim);
     if (trace)
         fprintf(stderr, "universe: %zu plain, %zu crowded in %llu of %llu buckets\n", r.u.plain,
                 r.u.n - r.u.plain, (unsigned long long)r.u.crowd_buckets,

@@ -3,29 +3,18 @@
 
 #include "core/index.h"
 #include "aim.h"
-#include "hash/bithash.h"
 
 /* Random keys tried for the crowded ones, at most: with the target buckets
  * at least a 32nd of the table, one key in 1024 fits, so this finds about
  * 128 keys and stays under a millisecond. */
 #define FZ_CROWD_TRIES (1u << 17)
 
-static uint32_t hash1(const ht_target *t, uint64_t key)
-{
-    return t->width == HIVE_KV32 ? hive_bithash1((uint32_t)key) : hive_hash1_k64(key);
-}
-
-static uint32_t hash2(const ht_target *t, uint64_t key)
-{
-    return t->width == HIVE_KV32 ? hive_bithash2((uint32_t)key) : hive_hash2_k64(key);
-}
-
 /* The hash of a key's second bucket: its design's probe 1 (the Hive
  * design's b2; the double design's first two probes crowd the run, its later
  * ones fall where they may). */
-static uint32_t second_hash(const ht_target *t, uint64_t key)
+static uint32_t second_hash(const ht_target *t, uint64_t hash_seed, uint64_t key)
 {
-    return ht_probe_hash(t, hash1(t, key), hash2(t, key), 1);
+    return ht_probe_hash(t, ht_key_hash(t, hash_seed, key, 1), ht_key_hash(t, hash_seed, key, 2), 1);
 }
 
 static void add_key(fz_universe *u, uint64_t key)
@@ -54,8 +43,8 @@ static uint64_t plain_key(const ht_target *t, ht_rng *rng, uint64_t i)
     }
 }
 
-void fz_universe_build(fz_universe *u, const ht_target *t, uint64_t buckets, unsigned plain,
-                       unsigned crowded, unsigned crowd_buckets, uint64_t seed)
+void fz_universe_build(fz_universe *u, const ht_target *t, uint64_t hash_seed, uint64_t buckets,
+                       unsigned plain, unsigned crowded, unsigned crowd_buckets, uint64_t seed)
 {
     ht_rng rng;
     ht_rng_seed(&rng, seed);
@@ -75,7 +64,8 @@ void fz_universe_build(fz_universe *u, const ht_target *t, uint64_t buckets, uns
     uint64_t first = ht_rng_below(&rng, buckets);
     for (unsigned tries = 0; tries < FZ_CROWD_TRIES && u->n < u->plain + crowded; tries++) {
         uint64_t key = ht_random_key(t, &rng);
-        uint64_t b1 = hive_bucket_of(ix, hash1(t, key)), b2 = hive_bucket_of(ix, second_hash(t, key));
+        uint64_t b1 = hive_bucket_of(ix, ht_key_hash(t, hash_seed, key, 1));
+        uint64_t b2 = hive_bucket_of(ix, second_hash(t, hash_seed, key));
         if ((b1 + buckets - first) % buckets < u->crowd_buckets &&
             (b2 + buckets - first) % buckets < u->crowd_buckets)
             add_key(u, key);

@@ -1,8 +1,8 @@
 /* universe.h — the keys a fuzz input draws from: a few plain keys (small
  * integers, random keys, the edges next to the reserved range) and keys
- * aimed at a few buckets, whose two buckets (src/hash/bithash.h; the double
- * design's first two probes) both are one of a small set of buckets of the
- * table as created (src/core/index.h),
+ * aimed at a few buckets, whose two buckets (src/hash/bithash.h, under the
+ * table's hash seed; the double design's first two probes) both are one of a
+ * small set of buckets of the table as created (src/core/index.h),
  * so that their buckets overflow into eviction chains, the stash and the
  * growth that a key rejected for room triggers.  Growth splits each of those
  * buckets in two, so the keys stay crowded in the larger table; shrinking
@@ -27,11 +27,11 @@ typedef struct fz_universe {
 } fz_universe;
 
 /* `plain` and `crowded` keys (at most the _MAX above) for a table of the
- * width of t that was created with `buckets` buckets; `crowd_buckets` (>= 1)
- * asks how many buckets the crowded keys aim at, raised to a 32nd of the
- * table so that they take little time to find.  The same arguments give the
- * same keys. */
-void fz_universe_build(fz_universe *u, const ht_target *t, uint64_t buckets, unsigned plain,
-                       unsigned crowded, unsigned crowd_buckets, uint64_t seed);
+ * width of t, with hash seed `hash_seed`, that was created with `buckets`
+ * buckets; `crowd_buckets` (>= 1) asks how many buckets the crowded keys aim
+ * at, raised to a 32nd of the table so that they take little time to find.
+ * The same arguments give the same keys. */
+void fz_universe_build(fz_universe *u, const ht_target *t, uint64_t hash_seed, uint64_t buckets,
+                       unsigned plain, unsigned crowded, unsigned crowd_buckets, uint64_t seed);
 
 #endif

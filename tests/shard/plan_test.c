@@ -55,7 +55,7 @@ static void check_owner_spread(void)
                 }
                 per_rank[owner]++;
                 if (owner == 0) {
-                    per_bucket[hive_hash1_k64(key) & 63u]++; /* KV64's hash; KV32's below */
+                    per_bucket[hive_hash1_k64(key, 0) & 63u]++; /* KV64's hash at seed 0; KV32's below */
                     of_rank0++;
                 }
                 HT_CHECK_EQ(shard_route(key, ranks), owner, "owner is a function of the key");
@@ -75,7 +75,7 @@ static void check_owner_spread(void)
     uint32_t kv32_bucket[64] = {0}, kv32_total = 0;
     for (uint32_t k = 0; k < (1u << 20); k++)
         if (shard_route(k, 2) == 0) {
-            kv32_bucket[hive_bithash1(k) & 63u]++;
+            kv32_bucket[hive_hash1_k32(k, 0) & 63u]++;
             kv32_total++;
         }
     HT_CHECK(chi_square(kv32_bucket, kv32_total) < CHI_SQUARE_LIMIT,

@@ -100,7 +100,7 @@ static void make_pool(void)
         uint64_t k = (a * i + b) & key_mask();
         W.pool[i] = k < limit ? k : i; /* i (small) cannot be any a*j+b here: checked below */
         W.owner[i] = hive_shard_owner(W.pool[i], (uint32_t)W.ranks);
-        uint32_t h = W.kv64 ? hive_hash1_k64(W.pool[i]) : hive_bithash1((uint32_t)W.pool[i]);
+        uint32_t h = W.kv64 ? hive_hash1_k64(W.pool[i], 0) : hive_hash1_k32((uint32_t)W.pool[i], 0);
         if ((h & 63u) == 0)
             W.crowded[W.crowded_count++] = i;
         if (W.owner[i] == 0)
@@ -658,6 +658,7 @@ static void *create_main(void *p)
     config.key_width = W.kv64 ? HIVE_KV64 : HIVE_KV32;
     config.design = W.design;
     config.initial_capacity = 1024; /* every shard grows during the rounds */
+    config.hash_seed = 0;           /* the crowded keys (make_pool) aim at seed 0's buckets */
     hive_status s = hive_shard_create(&config, W.comms[rank], &W.shards[rank]);
     if (s != HIVE_SUCCESS)
         ht_fatal("rank %d: hive_shard_create: %s (%s)", rank, hive_status_string(s), hive_shard_last_error());

@@ -6,7 +6,8 @@
  * Keys are picked so that every bucket of the table is the first bucket
  * (hash1, under the table's linear-hashing index) of exactly two keys X and
  * Y; this needs the internal hash and index rule (src/hash/bithash.h,
- * src/core/index.h) and the bucket count from hive_stats_get.  The first
+ * src/core/index.h), the table's hash seed from hive_get_config and the
+ * bucket count from hive_stats_get.  The first
  * bucket is the one whose lock serialises a key's locked placements in
  * every design: the Hive design's b1, the double design's probe 0.  The
  * capacity is pinned (min_load_factor 0, max_load_factor 1, checked
@@ -31,16 +32,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "aim.h"
 #include "core/index.h"
-#include "hash/bithash.h"
 #include "hivetest.h"
 
 static ht_target target;
-
-static uint32_t hash1(uint64_t key)
-{
-    return target.width == HIVE_KV32 ? hive_bithash1((uint32_t)key) : hive_hash1_k64(key);
-}
 
 typedef struct adv_keys {
     uint64_t buckets;
@@ -48,8 +44,9 @@ typedef struct adv_keys {
 } adv_keys;
 
 /* Draws random keys until every bucket has two distinct keys whose first
- * bucket it is (spec §1.3: the first key seen becomes X, the next other Y). */
-static void pick_keys(adv_keys *k, uint64_t buckets, ht_rng *rng)
+ * bucket it is, under hash seed `seed` (spec §1.3: the first key seen
+ * becomes X, the next other Y). */
+static void pick_keys(adv_keys *k, uint64_t seed, uint64_t buckets, ht_rng *rng)
 {
     hive_index ix = hive_index_for(buckets);
     k->buckets = buckets;
@@ -59,7 +56,7 @@ static void pick_keys(adv_keys *k, uint64_t buckets, ht_rng *rng)
     uint64_t missing = buckets * 2, draws = 0;
     while (missing > 0) {
         uint64_t key = ht_random_key(&target, rng);
-        uint64_t b = hive_bucket_of(ix, hash1(key));
+        uint64_t b = hive_bucket_of(ix, ht_key_hash(&target, seed, key, 1));
         draws++;
         if (b >= buckets)
             ht_fatal("hive_bucket_of gave bucket %llu of %llu", (unsigned long long)b,
@@ -190,7 +187,7 @@ static void one_rep(int threaded, unsigned rep, uint64_t seed)
     ht_rng rng;
     ht_rng_seed(&rng, seed);
     adv_keys k;
-    pick_keys(&k, B, &rng);
+    pick_keys(&k, ht_hash_seed(table), B, &rng);
     ht_batch b;
     ht_batch_init(&b, t, 3 * B);
     counters cnt;

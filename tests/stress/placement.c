@@ -111,8 +111,9 @@ int main(int argc, char **argv)
     ht_rng_seed(&rng, 77);
     ht_ref taken;
     ht_ref_init(&taken);
-    ht_aimed_keys(&target, &rng, base, base / 4, 1, p.keys, n1, &taken);
-    ht_aimed_keys(&target, &rng, base, base / 2, PL_RUN, p.keys + n1, n2 + PL_ABSENT, &taken);
+    const uint64_t seed = ht_hash_seed(p.table); /* the keys crowd this table's buckets */
+    ht_aimed_keys(&target, seed, &rng, base, base / 4, 1, p.keys, n1, &taken);
+    ht_aimed_keys(&target, seed, &rng, base, base / 2, PL_RUN, p.keys + n1, n2 + PL_ABSENT, &taken);
     ht_ref_free(&taken);
     ht_ref_init(&p.ref);
     ht_batch_init(&p.one, &target, 1);

@@ -1,4 +1,5 @@
-/* aim.c — keys aimed at buckets, by running the bucket hashes backwards. */
+/* aim.c — keys aimed at buckets, by running the seeded bucket hashes
+ * backwards. */
 #include "aim.h"
 
 #include "check.h"
@@ -10,16 +11,18 @@
 #include "designs/p2/probe.h"
 #include "hash/bithash.h"
 
-uint32_t ht_key_hash(const ht_target *t, uint64_t key, int which)
+uint64_t ht_hash_seed(const hive_table *table)
 {
-    if (t->width == HIVE_KV32)
-        return which == 1 ? hive_bithash1((uint32_t)key) : hive_bithash2((uint32_t)key);
-    return which == 1 ? hive_hash1_k64(key) : hive_hash2_k64(key);
+    hive_config c = HIVE_CONFIG_INIT;
+    HT_MUST(hive_get_config(table, &c));
+    return c.hash_seed;
 }
 
-uint64_t ht_base_bucket(const ht_target *t, uint64_t base, uint64_t key, int which)
+uint32_t ht_key_hash(const ht_target *t, uint64_t seed, uint64_t key, int which)
 {
-    return hive_bucket_of(hive_index_for(base), ht_key_hash(t, key, which));
+    if (t->width == HIVE_KV32)
+        return which == 1 ? hive_hash1_k32((uint32_t)key, seed) : hive_hash2_k32((uint32_t)key, seed);
+    return which == 1 ? hive_hash1_k64(key, seed) : hive_hash2_k64(key, seed);
 }
 
 uint32_t ht_key_probes(const ht_target *t)
@@ -54,9 +57,10 @@ uint32_t ht_probe_hash(const ht_target *t, uint32_t h1, uint32_t h2, uint32_t pr
     }
 }
 
-uint64_t ht_probe_base_bucket(const ht_target *t, uint64_t base, uint64_t key, uint32_t probe)
+uint64_t ht_probe_base_bucket(const ht_target *t, uint64_t seed, uint64_t base, uint64_t key,
+                              uint32_t probe)
 {
-    uint32_t h = ht_probe_hash(t, ht_key_hash(t, key, 1), ht_key_hash(t, key, 2), probe);
+    uint32_t h = ht_probe_hash(t, ht_key_hash(t, seed, key, 1), ht_key_hash(t, seed, key, 2), probe);
     return hive_bucket_of(hive_index_for(base), h);
 }
 
@@ -148,8 +152,8 @@ static uint32_t hash_in(ht_rng *rng, uint64_t base, uint64_t first, uint64_t end
  * double and iceberg designs: probe i's hash is h1 + i * step for an odd step; a step of at most
  * the range's hashes over the probes, and a first hash that far from the
  * range's end, keep them all in it). */
-static uint64_t candidate(const ht_target *t, ht_rng *rng, uint64_t base, uint64_t first,
-                          uint64_t end)
+static uint64_t candidate(const ht_target *t, uint64_t seed, ht_rng *rng, uint64_t base,
+                          uint64_t first, uint64_t end)
 {
     uint32_t h1, h2;
     if (stepped(t) && t->width == HIVE_KV64) {
@@ -170,12 +174,12 @@ static uint64_t candidate(const ht_target *t, ht_rng *rng, uint64_t base, uint64
     }
     uint32_t lo = undo_bithash1(h1);
     if (t->width == HIVE_KV32)
-        return lo;
+        return lo ^ (uint32_t)seed;
     uint32_t hi = undo_bithash2(h2);
-    return undo_fold64(((uint64_t)hi << 32) | lo);
+    return undo_fold64(((uint64_t)hi << 32) | lo) ^ seed;
 }
 
-void ht_aimed_keys(const ht_target *t, ht_rng *rng, uint64_t base, uint64_t first,
+void ht_aimed_keys(const ht_target *t, uint64_t seed, ht_rng *rng, uint64_t base, uint64_t first,
                    uint64_t count, uint64_t *out, size_t n, ht_ref *taken)
 {
     const uint64_t end = first + count;
@@ -191,11 +195,11 @@ void ht_aimed_keys(const ht_target *t, ht_rng *rng, uint64_t base, uint64_t firs
     const uint32_t made = t->width == HIVE_KV64 ? wanted : 1;
     uint64_t misses = 0;
     for (size_t i = 0; i < n;) {
-        uint64_t key = candidate(t, rng, base, first, end);
+        uint64_t key = candidate(t, seed, rng, base, first, end);
         uint32_t in = 0;
         uint64_t out_at = 0;
         while (in < wanted) {
-            out_at = ht_probe_base_bucket(t, base, key, in);
+            out_at = ht_probe_base_bucket(t, seed, base, key, in);
             if (out_at < first || out_at >= end)
                 break;
             in++;

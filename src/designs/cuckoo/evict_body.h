@@ -25,7 +25,7 @@ HIVE_PROTO int D_OP(hive_cuckoo_movable)(const hive_view *v, P_SLOT word, uint64
     P_KEY m = P_KEY_OF(word);
     if (P_RESERVED(m))
         return 0;
-    uint32_t h1 = P_HASH1(m), h2 = P_HASH2(m);
+    uint32_t h1 = P_VIEW_HASH1(v, m), h2 = P_VIEW_HASH2(v, m);
     uint64_t named[D_PROBES];
     int in_b = 0;
     for (uint32_t q = 0; q < D_PROBES; q++) {

@@ -53,7 +53,7 @@ HIVE_PROTO int D_OP(hive_find_hashed)(const hive_view *v, P_GEOM_PARAM, P_KEY k,
 
 HIVE_PROTO int D_OP(hive_find)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P_VAL *out)
 {
-    return D_OP(hive_find_hashed)(v, P_GEOM_ARG, k, P_HASH1(k), P_HASH2(k), out);
+    return D_OP(hive_find_hashed)(v, P_GEOM_ARG, k, P_VIEW_HASH1(v, k), P_VIEW_HASH2(v, k), out);
 }
 
 /* ---------------------------------------------------------------- erase */
@@ -104,7 +104,7 @@ HIVE_PROTO int D_OP(hive_erase_hashed)(const hive_view *v, P_GEOM_PARAM, P_KEY k
 
 HIVE_PROTO int D_OP(hive_erase)(const hive_view *v, P_GEOM_PARAM, P_KEY k)
 {
-    return D_OP(hive_erase_hashed)(v, P_GEOM_ARG, k, P_HASH1(k), P_HASH2(k));
+    return D_OP(hive_erase_hashed)(v, P_GEOM_ARG, k, P_VIEW_HASH1(v, k), P_VIEW_HASH2(v, k));
 }
 
 /* ---------------------------------------------------------------- cuckoo eviction */
@@ -121,9 +121,9 @@ HIVE_PROTO int D_OP(hive_movable)(const hive_view *v, P_SLOT word, uint64_t b, u
     P_KEY m = P_KEY_OF(word);
     if (P_RESERVED(m))
         return 0;
-    if (hive_bucket_of(v->ix, P_HASH1(m)) != b)
+    if (hive_bucket_of(v->ix, P_VIEW_HASH1(v, m)) != b)
         return 0;
-    *dest = hive_bucket_of(v->ix, P_HASH2(m));
+    *dest = hive_bucket_of(v->ix, P_VIEW_HASH2(v, m));
     return *dest != b;
 }
 
@@ -531,7 +531,8 @@ HIVE_PROTO int D_OP(hive_upsert_hashed)(const hive_view *v, P_GEOM_PARAM, P_KEY 
 HIVE_PROTO int D_OP(hive_upsert)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P_VAL val, int mode,
                                  int *step, uint32_t *moves)
 {
-    return D_OP(hive_upsert_hashed)(v, P_GEOM_ARG, k, P_HASH1(k), P_HASH2(k), val, mode, step, moves);
+    return D_OP(hive_upsert_hashed)(v, P_GEOM_ARG, k, P_VIEW_HASH1(v, k), P_VIEW_HASH2(v, k), val, mode,
+                                    step, moves);
 }
 
 #ifndef P_TILE

@@ -22,18 +22,18 @@ HIVE_PROTO void D_OP(hive_mark_stash_slot)(const hive_view *v, const P_SLOT *slo
     P_KEY k = P_KEY_OF(*slot);
     if (P_RESERVED(k))
         return;
-    hive_mark_bucket(v, hive_bucket_of(v->ix, P_HASH1(k)));
-    hive_mark_bucket(v, hive_bucket_of(v->ix, P_HASH2(k)));
+    hive_mark_bucket(v, hive_bucket_of(v->ix, P_VIEW_HASH1(v, k)));
+    hive_mark_bucket(v, hive_bucket_of(v->ix, P_VIEW_HASH2(v, k)));
 }
 
 /* The hash that placed key in bucket j under ix (the split's, core/
- * resize_ops_body.h): its first hash if j is its first bucket, else its
+ * resize_ops_body.h; seed: the table's): its first hash if j is its first bucket, else its
  * second; a split moves the pair when that hash's next bit says so. */
-HIVE_PROTO int D_OP(hive_split_hash)(hive_index ix, P_KEY key, uint64_t j, uint32_t *h)
+HIVE_PROTO int D_OP(hive_split_hash)(hive_index ix, uint64_t seed, P_KEY key, uint64_t j, uint32_t *h)
 {
-    *h = P_HASH1(key);
+    *h = P_HASH1(seed, key);
     if (hive_bucket_of(ix, *h) != j)
-        *h = P_HASH2(key); /* it lives here as in its second bucket */
+        *h = P_HASH2(seed, key); /* it lives here as in its second bucket */
     return 1;
 }
 
@@ -56,7 +56,7 @@ HIVE_PROTO uint32_t D_OP(hive_reflow_bucket)(const hive_view *v, P_GEOM_PARAM, u
         P_KEY k = P_KEY_OF(w);
         if (P_RESERVED(k))
             continue;
-        uint64_t b1 = hive_bucket_of(v->ix, P_HASH1(k));
+        uint64_t b1 = hive_bucket_of(v->ix, P_VIEW_HASH1(v, k));
         if (b1 == b)
             continue;
         P_SLOT *first = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b1, P_S);
@@ -115,7 +115,8 @@ HIVE_PROTO uint32_t D_OP(hive_merge_bucket)(P_SLOT *slots, P_GEOM_PARAM, hive_in
  * and j holds at most S pairs in all.  Returns the pairs that found no room
  * (never any, by that argument; a non-zero count is reported as a bug
  * rather than written past a bucket). */
-HIVE_PROTO uint32_t D_OP(hive_unmerge_bucket)(P_SLOT *slots, P_GEOM_PARAM, hive_index ix, uint64_t j)
+HIVE_PROTO uint32_t D_OP(hive_unmerge_bucket)(P_SLOT *slots, P_GEOM_PARAM, hive_index ix, uint64_t seed,
+                                               uint64_t j)
 {
     uint64_t partner = j + hive_index_round(ix);
     P_SLOT *lo = P_SUFFIX(hive_bucket)(slots, j, P_S);
@@ -132,7 +133,7 @@ HIVE_PROTO uint32_t D_OP(hive_unmerge_bucket)(P_SLOT *slots, P_GEOM_PARAM, hive_
     for (int pass = 0; pass < 2; pass++) {
         for (uint32_t i = 0; i < n; i++) {
             P_KEY key = P_KEY_OF(pairs[i]);
-            uint64_t b1 = hive_bucket_of(ix, P_HASH1(key)), b2 = hive_bucket_of(ix, P_HASH2(key));
+            uint64_t b1 = hive_bucket_of(ix, P_HASH1(seed, key)), b2 = hive_bucket_of(ix, P_HASH2(seed, key));
             int can_lo = b1 == j || b2 == j, can_hi = b1 == partner || b2 == partner;
             if ((can_lo && can_hi) != (pass == 1))
                 continue; /* pass 0: pairs with one choice; pass 1: with two */

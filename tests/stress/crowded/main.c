@@ -113,7 +113,7 @@ static void resolve_geometry(const ht_target *t, options *o)
 static int probes_in_a_set(const crowd *w, const layout *l, uint64_t key)
 {
     for (uint32_t p = 0; p < ht_key_probes(w->t); p++)
-        if (in_a_set(l, ht_probe_base_bucket(w->t, l->base, key, p)))
+        if (in_a_set(l, ht_probe_base_bucket(w->t, w->config.hash_seed, l->base, key, p)))
             return 1;
     return 0;
 }
@@ -148,13 +148,13 @@ static void add_crowd(crowd *w, const layout *l, unsigned stable_every, size_t d
     size_t most = l->keys_per_set > decoys_per_set ? l->keys_per_set : decoys_per_set;
     uint64_t *keys = key_buffer(most);
     for (uint64_t s = 0; s < l->sets; s++) {
-        ht_aimed_keys(w->t, &w->rng, l->base, s * l->spacing, l->set_buckets, keys,
-                      l->keys_per_set, &w->pool.taken);
+        ht_aimed_keys(w->t, w->config.hash_seed, &w->rng, l->base, s * l->spacing, l->set_buckets,
+                      keys, l->keys_per_set, &w->pool.taken);
         pool_add(&w->pool, keys, l->keys_per_set, KIND_CROWDED, (unsigned)s, stable_every);
     }
     for (uint64_t s = 0; s < l->sets; s++) {
-        ht_aimed_keys(w->t, &w->rng, l->base, s * l->spacing, l->set_buckets, keys,
-                      decoys_per_set, &w->pool.taken);
+        ht_aimed_keys(w->t, w->config.hash_seed, &w->rng, l->base, s * l->spacing, l->set_buckets,
+                      keys, decoys_per_set, &w->pool.taken);
         pool_add(&w->pool, keys, decoys_per_set, KIND_DECOY, (unsigned)s, 0);
     }
     free(keys);

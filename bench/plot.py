@@ -357,6 +357,18 @@ def plot_sptc(plt, rows, out):
     return fig
 
 
+def plot_async(plt, rows, out):
+    scale, unit = rate_scale(rows)
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    line_plot(ax, rows, "x", ["find", "find-async", "assign", "assign-async"], scale, logx=True)
+    ax.set_xscale("log", base=2)
+    ax.set_title("32 calls back to back: synchronous vs asynchronous")
+    ax.set_xlabel("keys a call")
+    ax.set_ylabel(unit)
+    ax.legend(fontsize=8)
+    return fig
+
+
 def plot_generic(plt, rows, out):
     ops = [r["op"] for r in rows if finite(r["gops"])]
     return bars_of_ops(plt, rows, ops, rows[0]["workload"])
@@ -378,6 +390,7 @@ PLOTS = {
     "probes": plot_probes,
     "caching": plot_caching,
     "sptc": plot_sptc,
+    "async": plot_async,
 }
 
 

@@ -46,7 +46,6 @@
 #define BENCH_CACHE_TOPUP 4
 #define BENCH_CACHE_HIT 0.6 /* the hit mix: share of keys from the last batch (HKV: 0.6) */
 #define BENCH_CACHE_DUAL 1  /* 1: load 1.0 again with dual_bucket = 1 */
-#define BENCH_CACHE_BUCKET_SLOTS 0 /* hive_cache_config.bucket_slots: 0 = 32, or 64, 128 */
 #define BENCH_CACHE_MAX_DIMS 8
 /* cache-hitrate (WarpSpeed's cache test): cache sizes as fractions of the
  * backing store's records; the Zipf constant; untimed warm-up accesses and

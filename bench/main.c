@@ -179,6 +179,7 @@ int main(int argc, char **argv)
     memcpy(c.dims, o.dims, sizeof c.dims);
     c.batch = o.batch;
     c.cache_hbm_fraction = o.cache_hbm_fraction;
+    c.cache_slots = o.cache_slots;
     c.allocator = o.allocator;
     c.out_dir = o.out_dir;
     const workload *list[BENCH_MAX_NAMES + 1];

@@ -546,8 +546,11 @@ typedef struct hive_cache_config {
     uint32_t dim;               /* elements per value, >= 1; default 1 */
     hive_value_type value_type; /* default HIVE_VALUE_F32 */
     hive_score_policy policy;   /* default HIVE_SCORE_LRU */
-    uint32_t bucket_slots;      /* entries per bucket: 32, 64 or 128; 0 = 32 (a bucket's digests
-                                   are one 32-byte sector, so a miss reads one sector) */
+    uint32_t bucket_slots;      /* entries per bucket: 8, 16, 32, 64 or 128; 0 = 16 (32 with
+                                   dual_bucket).  A bucket's digests fit one 32-byte sector up to
+                                   32 slots, so a miss reads one sector; an eviction reads the
+                                   bucket's scores (8 bytes a slot): fewer slots evict faster and
+                                   choose among fewer, more fill further before the first eviction */
     uint32_t dual_bucket;       /* 1: two buckets per key; a new key fills the emptier one, and a
                                    full pair evicts the lower minimum (higher load before the first
                                    eviction, better retention; one more bucket read per miss) */

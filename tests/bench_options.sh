@@ -13,6 +13,8 @@
 #     geometries hive_create refuses, exit 2 with a message.
 #   * --cache-hbm-fraction: the cache workload verified with values in two
 #     arrays, the fraction in its header; values outside 0..1 exit 2.
+#   * --cache-slots: the cache workload verified with 8-slot buckets, named in
+#     its header and CSV; other sizes exit 2.
 #   * --design: one design's rows carry its name in the CSV's design column and
 #     the JSON; --design all runs a workload once per design into one CSV (the
 #     probes, caching and sptc workloads, verified, at small sizes), a cache-table
@@ -147,12 +149,24 @@ done
 "$bench" cache --backend cpu --runs 1 --n 2^12 --batch 256 --dim 8 --cache-hbm-fraction 0.333 \
   --out "$dir/hbm" >"$dir/hbm.out" 2>&1 || { cat "$dir/hbm.out"; fail "--cache-hbm-fraction 0.333: the run failed"; }
 grep -q "0 verification failures" "$dir/hbm.out" || fail "--cache-hbm-fraction 0.333: a check failed"
-grep -q "geometry 32 slots LRU hbm 0.333," "$dir/hbm.out" || fail "--cache-hbm-fraction 0.333: not in the header"
+grep -q "geometry 16 slots LRU hbm 0.333," "$dir/hbm.out" || fail "--cache-hbm-fraction 0.333: not in the header"
 for bad in 1.5 -0.1 x ''; do
   "$bench" cache --backend cpu --cache-hbm-fraction "$bad" >/dev/null 2>"$dir/bad.err"
   rc=$?
   [ $rc -eq 2 ] || fail "--cache-hbm-fraction '$bad' exited $rc, not 2"
   grep -q "cache-hbm-fraction takes a number in 0..1" "$dir/bad.err" || fail "--cache-hbm-fraction '$bad': no message"
+done
+# --cache-slots: 8-slot buckets, verified and named; sizes the cache refuses exit 2.
+"$bench" cache --backend cpu --runs 1 --n 2^12 --batch 256 --dim 1 --cache-slots 8 \
+  --out "$dir/cs" >"$dir/cs.out" 2>&1 || { cat "$dir/cs.out"; fail "--cache-slots 8: the run failed"; }
+grep -q "0 verification failures" "$dir/cs.out" || fail "--cache-slots 8: a check failed"
+grep -q "geometry 8 slots LRU," "$dir/cs.out" || fail "--cache-slots 8: not in the header"
+[ "$(csv_field "$dir/cs/cache_cpu_kv64.csv" find geometry)" = "8 slots LRU" ] || fail "--cache-slots 8: not in the CSV"
+for bad in 4 12 256 x ''; do
+  "$bench" cache --backend cpu --cache-slots "$bad" >/dev/null 2>"$dir/bad.err"
+  rc=$?
+  [ $rc -eq 2 ] || fail "--cache-slots '$bad' exited $rc, not 2"
+  grep -q "cache-slots takes 8, 16, 32, 64 or 128" "$dir/bad.err" || fail "--cache-slots '$bad': no message"
 done
 
 # --design NAME: the design column of the CSV and JSON

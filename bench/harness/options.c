@@ -25,6 +25,7 @@ enum {
     OPT_DIM,
     OPT_BATCH,
     OPT_CACHE_HBM,
+    OPT_CACHE_SLOTS,
     OPT_ALLOCATOR,
     OPT_QUICK,
     OPT_OUT,
@@ -44,6 +45,7 @@ static const struct option long_options[] = {
     {"dim", required_argument, NULL, OPT_DIM},
     {"batch", required_argument, NULL, OPT_BATCH},
     {"cache-hbm-fraction", required_argument, NULL, OPT_CACHE_HBM},
+    {"cache-slots", required_argument, NULL, OPT_CACHE_SLOTS},
     {"allocator", no_argument, NULL, OPT_ALLOCATOR},
     {"quick", no_argument, NULL, OPT_QUICK},
     {"out", required_argument, NULL, OPT_OUT},
@@ -77,6 +79,8 @@ void bench_options_usage(FILE *f)
             "  --cache-hbm-fraction F   cache: the values of the first F (0..1) of the slots in\n"
             "                           device memory, the rest in mapped host memory\n"
             "                           (value_hbm_bytes; default 1: all in device memory)\n"
+            "  --cache-slots S          cache: slots per bucket (hive_cache_config.bucket_slots:\n"
+            "                           8, 16, 32, 64 or 128; default: the library's)\n"
             "  --allocator              CUDA tables take their device memory through\n"
             "                           hive_config.allocator (cudaMallocAsync on the call's\n"
             "                           stream): their buckets move at each growth; the\n"
@@ -333,6 +337,16 @@ static int take(bench_options *o, int opt, const char *name, const char *v)
             return 2;
         }
         o->cache_hbm_fraction = f;
+        return 0;
+    }
+    case OPT_CACHE_SLOTS: {
+        char *end = NULL;
+        unsigned long s = strtoul(v, &end, 10);
+        if (end == v || *end != '\0' || s < 8 || s > 128 || (s & (s - 1)) != 0) {
+            fprintf(stderr, "hive-bench: --cache-slots takes 8, 16, 32, 64 or 128 (got '%s')\n", v);
+            return 2;
+        }
+        o->cache_slots = (uint32_t)s;
         return 0;
     }
     case OPT_GEOMETRY:

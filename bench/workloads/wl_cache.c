@@ -1,8 +1,8 @@
 /* wl_cache.c — the `cache` workload: the cache table (hive.h, "the cache
  * table") in HierarchicalKV's benchmark shape.  64-bit keys, float values of
  * dim = 1, 8, 32, 64 (--dim), a cache of 2^26 slots (--n) on the GPU, LRU,
- * 32-slot buckets (the default; BENCH_CACHE_BUCKET_SLOTS), batches of 2^20
- * keys (--batch).
+ * the library's default buckets (--cache-slots), batches of 2^20 keys
+ * (--batch).
  *
  * Per (dim, load λ = 0.5, 0.75, 1.0) and run: a fresh cache is filled from
  * empty to λ·capacity keys with insert_or_assign in batches (timed together:
@@ -122,6 +122,25 @@ static int64_t check_size(bench_ctx *c, uint64_t before, uint64_t after, uint64_
     return 1;
 }
 
+/* The slots per bucket the run's caches get (--cache-slots, or the
+ * library's default): a small cache of the same config says. */
+static uint32_t bench_cache_bucket_slots(const bench_ctx *c)
+{
+    hive_cache_config cfg = HIVE_CACHE_CONFIG_INIT;
+    cfg.backend = c->backend;
+    cfg.capacity = 1024;
+    cfg.bucket_slots = c->cache_slots;
+    cfg.threads = 1;
+    hive_cache *t = NULL;
+    uint32_t slots = c->cache_slots;
+    if (hive_cache_create(&cfg, &t) != HIVE_SUCCESS)
+        return slots;
+    if (hive_cache_get_config(t, &cfg) == HIVE_SUCCESS)
+        slots = cfg.bucket_slots;
+    hive_cache_destroy(t);
+    return slots;
+}
+
 static int run_once(bench_ctx *c, const cache_point *p, int r, cache_bufs *b, cache_run *f,
                     int *ok)
 {
@@ -132,7 +151,7 @@ static int run_once(bench_ctx *c, const cache_point *p, int r, cache_bufs *b, ca
     cfg.dim = p->dim;
     cfg.value_type = HIVE_VALUE_F32;
     cfg.policy = HIVE_SCORE_LRU;
-    cfg.bucket_slots = BENCH_CACHE_BUCKET_SLOTS;
+    cfg.bucket_slots = c->cache_slots;
     cfg.dual_bucket = (uint32_t)p->dual;
     cfg.threads = c->threads;
     if (c->cache_hbm_fraction < 1.0)
@@ -406,12 +425,12 @@ int wl_cache(bench_ctx *c)
         batch = slots / 4 > 0 ? slots / 4 : 1;
     int ndims = c->ndims ? c->ndims : d->cache_ndims;
     const uint32_t *dims = c->ndims ? c->dims : d->cache_dims;
+    uint32_t bucket_slots = bench_cache_bucket_slots(c);
     if (c->cache_hbm_fraction < 1.0)
-        snprintf(c->geometry, sizeof c->geometry, "%u slots LRU hbm %.3g",
-                 BENCH_CACHE_BUCKET_SLOTS ? BENCH_CACHE_BUCKET_SLOTS : 32u, c->cache_hbm_fraction);
+        snprintf(c->geometry, sizeof c->geometry, "%u slots LRU hbm %.3g", bucket_slots,
+                 c->cache_hbm_fraction);
     else
-        snprintf(c->geometry, sizeof c->geometry, "%u slots LRU",
-                 BENCH_CACHE_BUCKET_SLOTS ? BENCH_CACHE_BUCKET_SLOTS : 32u);
+        snprintf(c->geometry, sizeof c->geometry, "%u slots LRU", bucket_slots);
 
     /* the dims that fit: the points run one at a time, buffers for the widest */
     uint64_t avail = (uint64_t)((double)bench_free_memory(c) *

@@ -50,24 +50,36 @@ HIVE_PROTO void hive_cache_store8(uint8_t *p, uint8_t v)
     asm volatile("st.relaxed.gpu.global.u8 [%0], %1;" ::"l"(p), "h"((unsigned short)v) : "memory");
 }
 
-/* The 32 digests at p (32-byte aligned), as eight words.  `stable`: no
- * writer runs (a reader's kernel), so the read-only path may cache them. */
-HIVE_PROTO void hive_cache_load_digests(const uint8_t *p, int stable, uint32_t w[8])
+/* The n digests at p (n = 8, 16 or 32; p n-byte aligned), as eight words,
+ * those past n zero.  `stable`: no writer runs (a reader's kernel), so the
+ * read-only path may cache them. */
+HIVE_PROTO void hive_cache_load_digests(const uint8_t *p, int stable, uint32_t n, uint32_t w[8])
 {
-    const uint4 *q = (const uint4 *)p;
-    uint4 a, b;
-    if (stable) {
-        a = __ldg(q);
-        b = __ldg(q + 1);
+    uint4 a = make_uint4(0, 0, 0, 0), b = make_uint4(0, 0, 0, 0);
+    if (n == 8) {
+        const uint2 *q = (const uint2 *)p;
+        if (stable) {
+            uint2 t = __ldg(q);
+            a.x = t.x, a.y = t.y;
+        } else
+            asm volatile("ld.relaxed.gpu.global.v2.u32 {%0, %1}, [%2];" : "=r"(a.x), "=r"(a.y) : "l"(q) : "memory");
     } else {
-        asm volatile("ld.relaxed.gpu.global.v4.u32 {%0, %1, %2, %3}, [%4];"
-                     : "=r"(a.x), "=r"(a.y), "=r"(a.z), "=r"(a.w)
-                     : "l"(q)
-                     : "memory");
-        asm volatile("ld.relaxed.gpu.global.v4.u32 {%0, %1, %2, %3}, [%4];"
-                     : "=r"(b.x), "=r"(b.y), "=r"(b.z), "=r"(b.w)
-                     : "l"(q + 1)
-                     : "memory");
+        const uint4 *q = (const uint4 *)p;
+        if (stable) {
+            a = __ldg(q);
+            if (n == 32)
+                b = __ldg(q + 1);
+        } else {
+            asm volatile("ld.relaxed.gpu.global.v4.u32 {%0, %1, %2, %3}, [%4];"
+                         : "=r"(a.x), "=r"(a.y), "=r"(a.z), "=r"(a.w)
+                         : "l"(q)
+                         : "memory");
+            if (n == 32)
+                asm volatile("ld.relaxed.gpu.global.v4.u32 {%0, %1, %2, %3}, [%4];"
+                             : "=r"(b.x), "=r"(b.y), "=r"(b.z), "=r"(b.w)
+                             : "l"(q + 1)
+                             : "memory");
+        }
     }
     w[0] = a.x, w[1] = a.y, w[2] = a.z, w[3] = a.w;
     w[4] = b.x, w[5] = b.y, w[6] = b.z, w[7] = b.w;
@@ -92,12 +104,12 @@ HIVE_PROTO void hive_cache_store64_release(uint64_t *p, uint64_t v) { __atomic_s
 HIVE_PROTO void hive_cache_store64(uint64_t *p, uint64_t v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
 HIVE_PROTO void hive_cache_store8(uint8_t *p, uint8_t v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
 
-HIVE_PROTO void hive_cache_load_digests(const uint8_t *p, int stable, uint32_t w[8])
+HIVE_PROTO void hive_cache_load_digests(const uint8_t *p, int stable, uint32_t n, uint32_t w[8])
 {
     (void)stable;
     const uint32_t *q = (const uint32_t *)(const void *)p;
-    for (int j = 0; j < 8; j++)
-        w[j] = __atomic_load_n(q + j, __ATOMIC_RELAXED);
+    for (uint32_t j = 0; j < 8; j++)
+        w[j] = j < n / 4 ? __atomic_load_n(q + j, __ATOMIC_RELAXED) : 0;
 }
 
 HIVE_PROTO uint64_t hive_cache_load64_stable(const uint64_t *p) { return *p; }
@@ -119,29 +131,38 @@ HIVE_HD uint32_t hive_cache_match4(uint32_t w, uint32_t pattern)
     return ((t >> 7) & 1u) | ((t >> 14) & 2u) | ((t >> 21) & 4u) | ((t >> 28) & 8u);
 }
 
-/* Slots of the 32 at `first` whose digest is `digest` (0: the free ones). */
+/* The bits of a group's slots (the digests past them load as 0, which
+ * would match a free slot). */
+HIVE_HD uint32_t hive_cache_group_bits(const hive_cache_view *v)
+{
+    uint32_t n = hive_cache_group(v);
+    return n >= 32 ? 0xFFFFFFFFu : (1u << n) - 1u;
+}
+
+/* Slots of the group at `first` whose digest is `digest` (0: the free ones). */
 HIVE_PROTO uint32_t hive_cache_match(const hive_cache_view *v, uint64_t first, uint8_t digest, int stable)
 {
     uint32_t w[8], m = 0, pattern = 0x01010101u * digest;
-    hive_cache_load_digests(v->digests + first, stable, w);
+    hive_cache_load_digests(v->digests + first, stable, hive_cache_group(v), w);
     HIVE_UNROLL
     for (int j = 0; j < 8; j++)
         m |= hive_cache_match4(w[j], pattern) << (4 * j);
-    return m;
+    return m & hive_cache_group_bits(v);
 }
 
 /* The same for two digests from one load: *m of `digest`, *f free. */
 HIVE_PROTO void hive_cache_match2(const hive_cache_view *v, uint64_t first, uint8_t digest, uint32_t *m,
                                   uint32_t *f)
 {
-    uint32_t w[8], pattern = 0x01010101u * digest;
-    hive_cache_load_digests(v->digests + first, 0, w);
+    uint32_t w[8], pattern = 0x01010101u * digest, bits = hive_cache_group_bits(v);
+    hive_cache_load_digests(v->digests + first, 0, hive_cache_group(v), w);
     *m = 0, *f = 0;
     HIVE_UNROLL
     for (int j = 0; j < 8; j++) {
         *m |= hive_cache_match4(w[j], pattern) << (4 * j);
         *f |= hive_cache_match4(w[j], 0) << (4 * j);
     }
+    *m &= bits, *f &= bits;
 }
 
 /* The slot of `key` in bucket b, or HIVE_CACHE_NO_SLOT.  *busy is set when a
@@ -209,7 +230,7 @@ typedef struct hive_cache_claim {
 HIVE_PROTO uint32_t *hive_cache_lock_word(const hive_cache_view *v, uint64_t b) { return &v->locks[b / 32]; }
 HIVE_PROTO uint32_t hive_cache_lock_bit(uint64_t b) { return 1u << (b % 32); }
 
-/* Locks a free slot among `mask` of the 32 at `first`: one whose key is
+/* Locks a free slot among `mask` of the group at `first`: one whose key is
  * EMPTY or ERASED (an eraser clears the digest before it frees the key). */
 HIVE_PROTO uint64_t hive_cache_take_masked(hive_cache_view *v, uint64_t first, uint32_t mask, uint64_t *was)
 {
@@ -271,19 +292,27 @@ HIVE_PROTO uint64_t hive_cache_scan_locked(const hive_cache_view *v, uint64_t b,
 }
 
 /* The lowest score of bucket b's slots, lowering *min and setting *slot.
- * A group's 32 scores are loaded before any is compared, so that a GPU
- * thread has all 16 loads in flight at once (the compiler alone issued them
- * four at a time: 7% of an evicting upsert's rate). */
+ * A group's scores (up to 32; past a smaller bucket's slots, UINT64_MAX,
+ * which never wins) are loaded before any is compared, so that a GPU thread
+ * has all its loads in flight at once (the compiler alone issued them four
+ * at a time: 7% of an evicting upsert's rate). */
 HIVE_PROTO void hive_cache_min_in(const hive_cache_view *v, uint64_t b, uint64_t *min, uint64_t *slot)
 {
+    uint32_t n = hive_cache_group(v);
     for (uint32_t g = 0; g < v->slots; g += HIVE_CACHE_GROUP) {
         uint64_t first = b * v->slots + g, sc[HIVE_CACHE_GROUP];
         HIVE_UNROLL
-        for (uint32_t j = 0; j < HIVE_CACHE_GROUP; j += 2)
-            hive_load64x2(&v->scores[first + j], &sc[j], &sc[j + 1]);
+        for (uint32_t j = 0; j < HIVE_CACHE_GROUP; j += 2) {
+            uint64_t lo = UINT64_MAX, hi = UINT64_MAX;
+            if (j < n)
+                hive_load64x2(&v->scores[first + j], &lo, &hi);
+            sc[j] = lo, sc[j + 1] = hi;
+        }
+        if (*slot == HIVE_CACHE_NO_SLOT)
+            *min = sc[0], *slot = first;
         HIVE_UNROLL
         for (uint32_t j = 0; j < HIVE_CACHE_GROUP; j++)
-            if (*slot == HIVE_CACHE_NO_SLOT || sc[j] < *min)
+            if (sc[j] < *min)
                 *min = sc[j], *slot = first + j;
     }
 }

@@ -36,9 +36,10 @@
 #define HIVE_CACHE_KEY_LOCKED HIVE_K64_MOVING
 #define HIVE_CACHE_NO_SLOT 0xFFFFFFFFFFFFFFFFull
 
-/* Slots per bucket the table allows, and the digest group a scan loads at a
- * time (32 bytes: one sector). */
+/* Slots per bucket the table allows (8 to 128, a power of two), and the
+ * most digests a scan loads at a time (32 bytes: one sector). */
 #define HIVE_CACHE_GROUP 32u
+#define HIVE_CACHE_MIN_SLOTS 8u
 #define HIVE_CACHE_MAX_SLOTS 128u
 
 /* A bucket index comes from 32 bits of hash (multiply-shift), so a cache has
@@ -56,11 +57,17 @@ typedef struct hive_cache_view {
     uint64_t value_split; /* buckets * slots when every value is in `values` */
     uint32_t *locks;      /* (buckets + 31) / 32 words: bit b % 32 of word b / 32 */
     uint64_t buckets;
-    uint32_t slots;       /* per bucket: 32, 64 or 128 */
+    uint32_t slots;       /* per bucket: 8, 16, 32, 64 or 128 */
     uint32_t value_bytes; /* dim * element size */
     uint32_t dual;        /* 1: two buckets per key */
     uint32_t epoch;       /* for the EPOCH_* policies */
 } hive_cache_view;
+
+/* The digests a scan loads at a time: a bucket's, up to one sector. */
+HIVE_HD uint32_t hive_cache_group(const hive_cache_view *v)
+{
+    return v->slots < HIVE_CACHE_GROUP ? v->slots : HIVE_CACHE_GROUP;
+}
 
 /* The value of slot i: one compare and a select of the base, so that a
  * table whose values are all in `values` pays nothing for the split but the

@@ -516,7 +516,7 @@ static hive_status cache_export_range(void *impl, uint64_t offset, uint64_t slot
 static hive_status launch_count(const hive_cache_cuda *c, const void *ctx, cudaStream_t s, uint64_t *counters)
 {
     (void)ctx;
-    uint64_t n = table_slots(c); /* even: 32, 64 or 128 slots a bucket */
+    uint64_t n = table_slots(c); /* even: 8 to 128 slots a bucket */
     hive_cache_count_kernel<<<grid_for(c, K_COUNT, n / 2), HIVE_CACHE_THREADS, 0, s>>>(c->view.keys, n, counters);
     return launched("hive_cache_size (CUDA)");
 }

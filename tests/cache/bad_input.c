@@ -8,7 +8,7 @@
  * call needs them (n > 0: INVALID_ARGUMENT naming the array, nothing done;
  * n = 0: a no-op success); n beyond 2^40; every bad config field
  * (struct_size, version, backend, device, capacity 0 and beyond 2^32
- * buckets, dim 0, value_type, policy, bucket_slots 16/48/256, dual_bucket 2:
+ * buckets, dim 0, value_type, policy, bucket_slots 4/48/256, dual_bucket 2:
  * INVALID_ARGUMENT naming the field, *cache left alone); scores given to
  * LRU / EPOCH_LRU and missing for LFU / EPOCH_LFU / CUSTOM (INVALID_ARGUMENT,
  * nothing done); reserved keys in every keyed call (HIVE_ERROR_RESERVED_KEY,
@@ -158,7 +158,7 @@ static void bad_configs(void)
     BAD(value_type, (hive_value_type)5, "value_type");
     BAD(value_type, (hive_value_type)-1, "value_type");
     BAD(policy, (hive_score_policy)5, "policy");
-    BAD(bucket_slots, 16, "bucket_slots");
+    BAD(bucket_slots, 4, "bucket_slots");
     BAD(bucket_slots, 48, "bucket_slots");
     BAD(bucket_slots, 256, "bucket_slots");
     BAD(dual_bucket, 2, "dual_bucket");
@@ -185,7 +185,12 @@ static void bad_configs(void)
     c.bucket_slots = 0;
     cache = ct_open(&T, &c);
     HT_MUST(hive_cache_get_config(cache, &got));
-    HT_CHECK_EQ(got.bucket_slots, 32, "bucket_slots 0 resolves to 32");
+    HT_CHECK_EQ(got.bucket_slots, 16, "bucket_slots 0 resolves to 16");
+    ct_close(cache);
+    c.dual_bucket = 1;
+    cache = ct_open(&T, &c);
+    HT_MUST(hive_cache_get_config(cache, &got));
+    HT_CHECK_EQ(got.bucket_slots, 32, "bucket_slots 0 resolves to 32 with dual buckets");
     ct_close(cache);
     /* Too big to allocate: OUT_OF_MEMORY, *cache alone. */
     c = base;

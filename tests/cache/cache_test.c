@@ -55,7 +55,7 @@ double ct_tier_fraction(void) { return tier_fraction; }
 /* The slots a config's capacity resolves to (whole buckets, cache_config.c). */
 static uint64_t config_slots(const hive_cache_config *c)
 {
-    uint64_t per = c->bucket_slots ? c->bucket_slots : 32;
+    uint64_t per = c->bucket_slots ? c->bucket_slots : c->dual_bucket ? 32 : 16;
     return (c->capacity + per - 1) / per * per;
 }
 

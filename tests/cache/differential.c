@@ -3,7 +3,7 @@
  *
  *   hive-cache-differential <cpu|cuda> [--scale F] [--seed S] [--steps N] [--hbm-fraction F]
  *
- * A small CUSTOM-policy table (a few buckets of 32, 64 or 128 slots, single
+ * A small CUSTOM-policy table (a few buckets of 8 to 128 slots, single
  * and dual) takes a random sequence of insert_or_assign, insert_and_evict,
  * find, find_missed, contains, find_or_insert, assign, assign_values,
  * assign_scores, accum_or_assign, erase, erase_if, export (filtered, in
@@ -64,7 +64,7 @@ typedef struct df_config {
     uint32_t slots, dual;
     uint64_t capacity;
 } df_config;
-static const df_config configs[] = {{32, 0, 1024}, {64, 1, 2048}, {128, 0, 1024}, {32, 1, 512}};
+static const df_config configs[] = {{32, 0, 1024}, {64, 1, 2048}, {128, 0, 1024}, {32, 1, 512}, {8, 0, 256}, {16, 1, 512}};
 
 /* ---------------------------------------------------------------- values and states */
 

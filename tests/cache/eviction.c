@@ -8,7 +8,7 @@
  *    size_before + batch (unique new keys); the evicted outputs of every call
  *    plus a final export hold every key ever inserted exactly once, with its
  *    value; CUSTOM (rising scores, then a round of refused low scores) and
- *    LRU, slots 32/64/128, single and dual buckets.
+ *    LRU, slots 8/16/32/64/128, single and dual buckets.
  * b  random batches from a universe 4x the capacity (keys unique in a batch,
  *    some present, some new): Map(before U batch) == Map(after U evicted)
  *    with identical values (a key present before, evicted by another key of
@@ -59,7 +59,11 @@ static double scale = 1.0;
 #define VT HIVE_VALUE_I64
 #define VB (DIM * 8)
 
-static const uint32_t slot_choices[] = {32, 64, 128};
+/* Every bucket size; the parts that check one bucket take 8, 32 and 128
+ * (even indices), the quality bounds of g and h 32 and 128. */
+static const uint32_t slot_choices[] = {8, 16, 32, 64, 128};
+#define NCHOICES 5
+#define FIRST_32 2
 
 /* The GPU's clock is not the host's: how far apart they may be (ns). */
 static uint64_t clock_tolerance(void) { return T.backend == HIVE_BACKEND_CUDA ? 1000000000ull : 0; }
@@ -112,14 +116,15 @@ static void part_a(void)
 {
     for (int pi = 0; pi < 2; pi++) {
         hive_score_policy policy = pi == 0 ? HIVE_SCORE_CUSTOM : HIVE_SCORE_LRU;
-        for (size_t si = 0; si < 3; si++) {
+        for (size_t si = 0; si < NCHOICES; si++) {
             for (uint32_t dual = 0; dual < 2; dual++) {
                 uint32_t slots = slot_choices[si];
                 ht_context("a conservation %s slots %u dual %u", ct_policy_name(policy), slots, dual);
                 hive_cache *c = open_cache(policy, slots, dual, scaled(8192, 1024));
                 uint64_t cap = cap_of(c);
-                /* M = cap keys score 1, N = cap + 17 score 2, then cap/4 of score 0. */
-                uint64_t m = cap, n = cap + 17, z = cap / 4, total = m + n + z;
+                /* M = cap keys score 1, N = 2 cap + 17 score 2 (three keys a slot:
+                 * every bucket full, even of 8 slots), then cap/4 of score 0. */
+                uint64_t m = cap, n = 2 * cap + 17, z = cap / 4, total = m + n + z;
                 size_t batch = 1000;
                 ct_bufs b;
                 ct_bufs_init(&b, &T, batch, VB);
@@ -458,7 +463,7 @@ static void part_e(void)
                                                  HIVE_SCORE_EPOCH_LFU, HIVE_SCORE_CUSTOM};
     uint64_t tol = clock_tolerance();
     for (size_t pi = 0; pi < 5; pi++) {
-        for (size_t si = 0; si < 3; si += 2) {
+        for (size_t si = 0; si < NCHOICES; si += 2) {
             hive_score_policy p = policies[pi];
             uint32_t slots = slot_choices[si];
             ht_context("e one bucket %s slots %u", ct_policy_name(p), slots);
@@ -586,7 +591,7 @@ static void part_e(void)
 
 static void part_f(void)
 {
-    for (size_t si = 0; si < 3; si += 2) {
+    for (size_t si = 0; si < NCHOICES; si += 2) {
         uint32_t slots = slot_choices[si];
         ht_context("f CUSTOM admission slots %u", slots);
         hive_cache *c = open_cache(HIVE_SCORE_CUSTOM, slots, 0, 8 * slots);
@@ -697,7 +702,7 @@ static double retention_bound(uint32_t slots, uint32_t dual)
 
 static void part_g(void)
 {
-    for (size_t si = 0; si < 3; si += 2) {
+    for (size_t si = FIRST_32; si < NCHOICES; si += 2) {
         for (uint32_t dual = 0; dual < 2; dual++) {
             uint32_t slots = slot_choices[si];
             hive_cache *c = open_cache(HIVE_SCORE_CUSTOM, slots, dual, scaled(32768, 4096));
@@ -759,8 +764,8 @@ static int cmp_desc(const void *a, const void *b)
 
 static void part_h(void)
 {
-    double load[3][2];
-    for (size_t si = 0; si < 3; si++) {
+    double load[NCHOICES][2];
+    for (size_t si = 0; si < NCHOICES; si++) {
         for (uint32_t dual = 0; dual < 2; dual++) {
             uint32_t slots = slot_choices[si];
             ht_context("h first eviction slots %u dual %u", slots, dual);
@@ -793,12 +798,14 @@ static void part_h(void)
     }
     /* Measured on the CPU at 65536 slots: dual 0.941 / 0.975 / 0.987 for
      * 32 / 64 / 128 slots (single 0.54 / 0.65 / 0.71). */
-    HT_CHECK(load[0][1] >= 0.90, "first-eviction load %.4f with dual 32-slot buckets", load[0][1]);
-    HT_CHECK(load[1][1] >= 0.95, "first-eviction load %.4f with dual 64-slot buckets", load[1][1]);
-    HT_CHECK(load[2][1] >= 0.97, "first-eviction load %.4f with dual 128-slot buckets (HKV: > 0.98)", load[2][1]);
+    HT_CHECK(load[FIRST_32][1] >= 0.90, "first-eviction load %.4f with dual 32-slot buckets", load[FIRST_32][1]);
+    HT_CHECK(load[FIRST_32 + 1][1] >= 0.95, "first-eviction load %.4f with dual 64-slot buckets",
+             load[FIRST_32 + 1][1]);
+    HT_CHECK(load[FIRST_32 + 2][1] >= 0.97, "first-eviction load %.4f with dual 128-slot buckets (HKV: > 0.98)",
+             load[FIRST_32 + 2][1]);
 
     /* Top-C retention at 5x oversubscription, random scores. */
-    for (size_t si = 0; si < 3; si += 2) {
+    for (size_t si = FIRST_32; si < NCHOICES; si += 2) {
         for (uint32_t dual = 0; dual < 2; dual++) {
             uint32_t slots = slot_choices[si];
             ht_context("h top-C retention slots %u dual %u", slots, dual);
@@ -868,12 +875,12 @@ int main(int argc, char **argv)
     if (strchr(parts, 'b')) {
         static const hive_score_policy pol[3] = {HIVE_SCORE_LRU, HIVE_SCORE_EPOCH_LRU, HIVE_SCORE_CUSTOM};
         for (int p = 0; p < 3; p++)
-            for (size_t si = 0; si < 3; si++)
+            for (size_t si = 0; si < NCHOICES; si++)
                 for (uint32_t dual = 0; dual < 2; dual++)
                     random_batches(pol[p], slot_choices[si], dual, 16);
     }
     if (strchr(parts, 'c'))
-        for (size_t si = 0; si < 3; si++)
+        for (size_t si = 0; si < NCHOICES; si++)
             for (uint32_t dual = 0; dual < 2; dual++)
                 random_batches(HIVE_SCORE_LFU, slot_choices[si], dual, 16);
     if (strchr(parts, 'd'))

@@ -10,7 +10,7 @@
  * policy: LRU/EPOCH_LRU time, LFU/EPOCH_LFU +1), the way a training loop
  * keeps an embedding cache.  The epoch (EPOCH_*) advances every 16 batches.
  * Hit rates are counted over the second half of the stream (the first half
- * warms the cache) for LRU, LFU, EPOCH_LRU and EPOCH_LFU, over 32 and 128
+ * warms the cache) for LRU, LFU, EPOCH_LRU and EPOCH_LFU, over 16, 32 and 128
  * slots a bucket, single and dual; printed as a table beside the ideal
  * static cache (the U / 10 most popular keys) and HKV's Table 8 figures
  * (LFU 88.3%, LRU 83.9%, at its own settings).
@@ -100,8 +100,8 @@ int main(int argc, char **argv)
 
     static const hive_score_policy policies[4] = {HIVE_SCORE_LRU, HIVE_SCORE_LFU, HIVE_SCORE_EPOCH_LRU,
                                                   HIVE_SCORE_EPOCH_LFU};
-    static const uint32_t slots[2] = {32, 128};
-    double rate[2][2][4];
+    static const uint32_t slots[3] = {16, 32, 128};
+    double rate[3][2][4];
     ct_bufs b;
     ct_bufs_init(&b, &T, BATCH, 4);
     for (int pi = 0; pi < BATCH; pi++)
@@ -109,7 +109,7 @@ int main(int argc, char **argv)
     printf("  hit rate, Zipf 0.99, universe %llu, cache %llu entries (10%%), %llu requests (second half counted)\n",
            (unsigned long long)universe, (unsigned long long)cache_entries, (unsigned long long)requests);
     printf("  %-22s %8s %8s %10s %10s\n", "geometry", "LRU", "LFU", "EPOCH_LRU", "EPOCH_LFU");
-    for (int si = 0; si < 2; si++) {
+    for (int si = 0; si < 3; si++) {
         for (uint32_t dual = 0; dual < 2; dual++) {
             for (int p = 0; p < 4; p++) {
                 ht_context("hitrate %s slots %u dual %u", ct_policy_name(policies[p]), slots[si], dual);

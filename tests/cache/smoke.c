@@ -32,6 +32,7 @@ static hive_cache *open_custom(void)
     config.capacity = SLOTS;
     config.dim = DIM;
     config.policy = HIVE_SCORE_CUSTOM;
+    config.bucket_slots = SLOTS;
     config.threads = 2;
     hive_cache *cache = NULL;
     HT_MUST(hive_cache_create(&config, &cache));

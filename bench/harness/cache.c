@@ -243,3 +243,22 @@ int64_t bench_access_check(bench_ctx *c, uint64_t n, const uint64_t *keys, const
                (unsigned long long)bad[0], (unsigned long long)n);
     return (int64_t)bad[0];
 }
+
+/* The slots per bucket the run's caches get (--cache-slots, or the
+ * library's default): a small cache of the same config says. */
+uint32_t bench_cache_bucket_slots(const bench_ctx *c)
+{
+    hive_cache_config cfg = HIVE_CACHE_CONFIG_INIT;
+    cfg.backend = c->backend;
+    cfg.capacity = 1024;
+    cfg.bucket_slots = c->cache_slots;
+    cfg.threads = 1;
+    hive_cache *t = NULL;
+    uint32_t slots = c->cache_slots;
+    if (hive_cache_create(&cfg, &t) != HIVE_SUCCESS)
+        return slots;
+    if (hive_cache_get_config(t, &cfg) == HIVE_SUCCESS)
+        slots = cfg.bucket_slots;
+    hive_cache_destroy(t);
+    return slots;
+}

@@ -12,6 +12,10 @@
 #include "cache_gen.h"
 #include "harness.h"
 
+/* The slots per bucket the run's caches get (--cache-slots, or the
+ * library's default for one bucket a key). */
+uint32_t bench_cache_bucket_slots(const bench_ctx *c);
+
 /* keys (g->n) and values (g->n * dim words, or NULL) for batch g. */
 int bench_cache_fill(bench_ctx *c, const bench_gen *g, uint32_t dim, uint64_t *keys,
                      uint32_t *values);

@@ -79,7 +79,7 @@ void bench_options_usage(FILE *f)
             "  --cache-hbm-fraction F   cache: the values of the first F (0..1) of the slots in\n"
             "                           device memory, the rest in mapped host memory\n"
             "                           (value_hbm_bytes; default 1: all in device memory)\n"
-            "  --cache-slots S          cache: slots per bucket (hive_cache_config.bucket_slots:\n"
+            "  --cache-slots S          cache, cache-hitrate: slots per bucket (hive_cache_config.bucket_slots:\n"
             "                           8, 16, 32, 64 or 128; default: the library's)\n"
             "  --allocator              CUDA tables take their device memory through\n"
             "                           hive_config.allocator (cudaMallocAsync on the call's\n"

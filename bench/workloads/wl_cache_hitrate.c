@@ -65,6 +65,7 @@ static int one(bench_ctx *c, const hr_plan *p, int zipf, const bench_gen *z, int
     cfg.dim = 1;
     cfg.value_type = HIVE_VALUE_I64;
     cfg.policy = variants[v].policy;
+    cfg.bucket_slots = c->cache_slots;
     cfg.threads = c->threads;
     hive_status s = hive_cache_create(&cfg, &t);
     if (s != HIVE_SUCCESS) {
@@ -145,7 +146,7 @@ int wl_cache_hitrate(bench_ctx *c)
     memcpy(geometry, c->geometry, sizeof geometry);
     c->bits = 64;
     c->kbytes = 8;
-    snprintf(c->geometry, sizeof c->geometry, "32 slots");
+    snprintf(c->geometry, sizeof c->geometry, "%u slots", bench_cache_bucket_slots(c));
     bench_begin(c, "cache-hitrate");
     hr_plan p;
     p.records = c->n ? c->n : c->def->hitrate_records;

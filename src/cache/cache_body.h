@@ -223,7 +223,8 @@ typedef struct hive_cache_claim {
     int kind;
     uint64_t slot;
     uint64_t old_key;   /* EVICT: the entry that leaves */
-    uint64_t old_score; /* FOUND: the stored score; EVICT: the leaving entry's */
+    uint64_t old_score; /* FOUND: the stored score (where the claim was asked to read it, else 0);
+                           EVICT: the leaving entry's */
     uint64_t lock_lo, lock_hi; /* FREE, EVICT: the bucket locks still held (else HIVE_CACHE_NO_SLOT) */
 } hive_cache_claim;
 
@@ -317,11 +318,20 @@ HIVE_PROTO void hive_cache_min_in(const hive_cache_view *v, uint64_t b, uint64_t
     }
 }
 
+/* A present key's stored score, read after its slot is locked where the
+ * write needs it (`old`), else 0: LRU and CUSTOM writes of present keys skip
+ * the read, one round trip to memory of each. */
+HIVE_PROTO uint64_t hive_cache_old_score(const hive_cache_view *v, uint64_t s, int old)
+{
+    return old ? hive_load64(&v->scores[s]) : 0;
+}
+
 /* The new key's place, with its bucket lock(s) held: the key after all (a
- * writer of it got there first), else a free slot (the emptier bucket first,
- * when dual), else the lowest-scored entry of the bucket(s). */
+ * writer of it got there first; its score read where `old`), else a free
+ * slot (the emptier bucket first, when dual), else the lowest-scored entry
+ * of the bucket(s). */
 HIVE_PROTO hive_cache_claim hive_cache_claim_locked(hive_cache_view *v, hive_cache_place p, uint64_t key,
-                                                    uint64_t admission)
+                                                    uint64_t admission, int old)
 {
     hive_cache_claim c = {HIVE_CACHE_BUSY, HIVE_CACHE_NO_SLOT, 0, 0, HIVE_CACHE_NO_SLOT, HIVE_CACHE_NO_SLOT};
     int busy = 0;
@@ -331,7 +341,7 @@ HIVE_PROTO hive_cache_claim hive_cache_claim_locked(hive_cache_view *v, hive_cac
         s = hive_cache_scan_locked(v, p.b2, p.digest, key, &busy, &f2);
     if (s != HIVE_CACHE_NO_SLOT) {
         if (hive_cache_lock_slot(v, s, key))
-            c.kind = HIVE_CACHE_FOUND, c.slot = s, c.old_score = hive_load64(&v->scores[s]);
+            c.kind = HIVE_CACHE_FOUND, c.slot = s, c.old_score = hive_cache_old_score(v, s, old);
         return c;
     }
     if (busy)
@@ -391,17 +401,18 @@ HIVE_PROTO void hive_cache_unlock_buckets(hive_cache_view *v, uint64_t lo, uint6
     hive_lock_release_fenced(hive_cache_lock_word(v, lo), hive_cache_lock_bit(lo));
 }
 
-/* A writer's claim on `key`: FOUND (locked), ABSENT when it may not insert,
- * else FREE / EVICT (locked) / REFUSED, or BUSY. */
+/* A writer's claim on `key`: FOUND (locked; its score read where `old`),
+ * ABSENT when it may not insert, else FREE / EVICT (locked) / REFUSED, or
+ * BUSY. */
 HIVE_PROTO hive_cache_claim hive_cache_claim_key(hive_cache_view *v, hive_cache_place p, uint64_t key,
-                                                 int may_insert, uint64_t admission)
+                                                 int may_insert, uint64_t admission, int old)
 {
     hive_cache_claim c = {HIVE_CACHE_BUSY, HIVE_CACHE_NO_SLOT, 0, 0, HIVE_CACHE_NO_SLOT, HIVE_CACHE_NO_SLOT};
     int busy = 0;
     uint64_t s = hive_cache_find_key(v, p, key, 0, &busy);
     if (s != HIVE_CACHE_NO_SLOT) {
         if (hive_cache_lock_slot(v, s, key))
-            c.kind = HIVE_CACHE_FOUND, c.slot = s, c.old_score = hive_load64(&v->scores[s]);
+            c.kind = HIVE_CACHE_FOUND, c.slot = s, c.old_score = hive_cache_old_score(v, s, old);
         return c;
     }
     if (busy)
@@ -417,7 +428,7 @@ HIVE_PROTO hive_cache_claim hive_cache_claim_key(hive_cache_view *v, hive_cache_
         hive_lock_release(hive_cache_lock_word(v, lo), hive_cache_lock_bit(lo));
         return c;
     }
-    c = hive_cache_claim_locked(v, p, key, admission);
+    c = hive_cache_claim_locked(v, p, key, admission, old);
     if (c.kind == HIVE_CACHE_FREE || c.kind == HIVE_CACHE_EVICT) {
         /* Held until the new entry is published (hive_cache_end): the
          * publication's fence then orders the digest written here too, one
@@ -542,8 +553,12 @@ HIVE_PROTO void hive_cache_begin(hive_cache_view *v, const hive_cache_batch *b, 
     uint64_t inc = b->scores_in ? b->scores_in[i] : 0;
     int may_insert = b->op == HIVE_CACHE_UPSERT || b->op == HIVE_CACHE_FIND_OR_INSERT ||
                      (b->op == HIVE_CACHE_ACCUM && !b->flags[i]);
+    /* The stored score of a present key matters to LFU sums and to the ops
+     * that keep it. */
+    int old = b->policy == HIVE_SCORE_LFU || b->policy == HIVE_SCORE_EPOCH_LFU || b->op == HIVE_CACHE_ASSIGN_VALUES ||
+              b->op == HIVE_CACHE_ACCUM;
     hive_cache_claim c =
-        hive_cache_claim_key(v, p, key, may_insert, hive_cache_admission(b->policy, inc, clock, v->epoch));
+        hive_cache_claim_key(v, p, key, may_insert, hive_cache_admission(b->policy, inc, clock, v->epoch), old);
     st->kind = c.kind;
     st->slot = c.slot;
     st->lock_lo = c.lock_lo, st->lock_hi = c.lock_hi;

@@ -512,8 +512,8 @@ typedef enum hive_value_type {
 
 /* Raised whenever the cache config's layout changes.  2: `value_hbm_bytes`
  * at the end (a version-1 config is 48 bytes long: its values all live in
- * device memory, the default). */
-#define HIVE_CACHE_CONFIG_VERSION 2u
+ * device memory, the default).  3: `hash_seed` at the end (64 bytes). */
+#define HIVE_CACHE_CONFIG_VERSION 3u
 
 /* value_hbm_bytes with no limit: every value in device memory. */
 #define HIVE_CACHE_HBM_UNLIMITED UINT64_MAX
@@ -559,13 +559,18 @@ typedef struct hive_cache_config {
     uint64_t value_hbm_bytes;   /* bytes of values kept in device memory, at most (whole values);
                                    the rest in mapped host memory (above).  0: every value in
                                    host memory.  Default HIVE_CACHE_HBM_UNLIMITED.  Version 2 */
+    uint64_t hash_seed;         /* mixed into the key's hash (its digest and bucket), so that keys
+                                   aimed at one bucket under one seed, to evict chosen entries,
+                                   spread under another; HIVE_HASH_SEED_RANDOM (the default): drawn
+                                   per cache, and reported by hive_cache_get_config; any other
+                                   value: that seed (0: the unseeded hash).  Version 3 */
 } hive_cache_config;
 
 #define HIVE_CACHE_CONFIG_INIT                                                      \
     {                                                                               \
         (uint32_t)sizeof(hive_cache_config), HIVE_CACHE_CONFIG_VERSION, HIVE_BACKEND_AUTO, 0, \
             1048576u, 1u, HIVE_VALUE_F32, HIVE_SCORE_LRU, 0u, 0u, 0u,               \
-            HIVE_CACHE_HBM_UNLIMITED                                                \
+            HIVE_CACHE_HBM_UNLIMITED, HIVE_HASH_SEED_RANDOM                         \
     }
 
 /* What HIVE_CACHE_CONFIG_INIT gives, as a function.  NULL is ignored. */

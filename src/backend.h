@@ -204,6 +204,10 @@ extern const hive_backend_ops hive_cpu_backend;
  * stay (api/config.c; the dictionary and the cache table both). */
 hive_backend hive_backend_resolve(hive_backend requested, int device, int kv64_slots);
 
+/* A seed for a table or cache whose config asks for a random one (never
+ * HIVE_HASH_SEED_RANDOM itself; api/config.c). */
+uint64_t hive_hash_seed_draw(void);
+
 #ifdef HIVE_WITH_CUDA
 extern const hive_backend_ops hive_cuda_backend;
 /* 1 if a CUDA device runs the kernels (used by HIVE_BACKEND_AUTO). */

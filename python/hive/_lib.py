@@ -223,7 +223,7 @@ class ValueType(enum.IntEnum):
     BYTES = 4
 
 
-CACHE_CONFIG_VERSION = 2
+CACHE_CONFIG_VERSION = 3
 CACHE_HBM_UNLIMITED = 2**64 - 1  # value_hbm_bytes: every value in device memory
 
 
@@ -243,6 +243,7 @@ class CacheConfig(ctypes.Structure):
         ("dual_bucket", ctypes.c_uint32),
         ("threads", ctypes.c_uint32),
         ("value_hbm_bytes", ctypes.c_uint64),
+        ("hash_seed", ctypes.c_uint64),
     ]
 
 

@@ -105,7 +105,7 @@ static hive_status check_config(const hive_config *c)
  * entropy, or where it has none at hand, from the clock and a counter,
  * mixed (a seed need not be secret to spread keys, only unknown in advance).
  * Never HIVE_HASH_SEED_RANDOM itself. */
-static uint64_t draw_seed(void)
+uint64_t hive_hash_seed_draw(void)
 {
     static uint64_t drawn;
     uint64_t seed;
@@ -177,7 +177,7 @@ hive_status hive_config_resolve(const hive_config *config, hive_config *resolved
                          "this build of hive has no CUDA backend (built with HIVE_WITH_CUDA=OFF)");
     resolve_geometry(&c);
     if (c.hash_seed == HIVE_HASH_SEED_RANDOM)
-        c.hash_seed = draw_seed();
+        c.hash_seed = hive_hash_seed_draw();
     *resolved = c;
     return HIVE_SUCCESS;
 }

@@ -506,7 +506,7 @@ HIVE_PROTO void hive_cache_begin(hive_cache_view *v, const hive_cache_batch *b, 
         st->result = HIVE_RESULT_REJECTED_RESERVED;
         return;
     }
-    hive_cache_place p = hive_cache_place_of(key, v->buckets, v->dual);
+    hive_cache_place p = hive_cache_place_of(key, v->buckets, v->dual, v->seed);
     int busy = 0;
 
     if (b->op == HIVE_CACHE_FIND || b->op == HIVE_CACHE_CONTAINS) {

@@ -37,7 +37,7 @@ void hive_cache_config_init(hive_cache_config *config)
         *config = defaults;
 }
 
-/* Version 2 only appended: version 1's fields keep their offsets. */
+/* Versions 2 and 3 only appended: version 1's fields keep their offsets. */
 _Static_assert(offsetof(hive_cache_config, value_hbm_bytes) == HIVE_OLDEST_CACHE_CONFIG_SIZE,
                "version 1's hive_cache_config ended where value_hbm_bytes begins");
 
@@ -65,6 +65,8 @@ static hive_status upgrade_config(const hive_cache_config *in, hive_cache_config
     memcpy(out, in, in->struct_size);
     if (in->version < 2)
         out->value_hbm_bytes = HIVE_CACHE_HBM_UNLIMITED;
+    if (in->version < 3)
+        out->hash_seed = HIVE_HASH_SEED_RANDOM;
     out->struct_size = sizeof *out;
     out->version = HIVE_CACHE_CONFIG_VERSION;
     return HIVE_SUCCESS;
@@ -124,6 +126,8 @@ hive_status hive_cache_config_resolve(const hive_cache_config *config, hive_cach
         c.threads = cores > 0 ? (uint32_t)cores : 1u;
     }
     c.bucket_slots = bucket_slots_of(&c);
+    if (c.hash_seed == HIVE_HASH_SEED_RANDOM)
+        c.hash_seed = hive_hash_seed_draw();
     *ops = pick_backend(&c);
     if (*ops == NULL)
         return hive_fail(HIVE_ERROR_UNSUPPORTED, "hive_cache_create",

@@ -61,6 +61,7 @@ typedef struct hive_cache_view {
     uint32_t value_bytes; /* dim * element size */
     uint32_t dual;        /* 1: two buckets per key */
     uint32_t epoch;       /* for the EPOCH_* policies */
+    uint64_t seed;        /* hive_cache_config.hash_seed, xored into every key before its mix */
 } hive_cache_view;
 
 /* The digests a scan loads at a time: a bucket's, up to one sector. */
@@ -90,14 +91,16 @@ typedef struct hive_cache_place {
     uint8_t digest;  /* 1..255 */
 } hive_cache_place;
 
-/* The key's 64-bit mix (core's fmix64 fold) gives the digest from bits
- * 56..63, the first bucket from bits 0..31 and the second from bits 24..55,
- * each by multiply-shift, whose result follows the top bits of its input:
- * the first bucket mostly bits 24..31, the second mostly 48..55, so that the
- * three are about independent. */
-HIVE_HD hive_cache_place hive_cache_place_of(uint64_t key, uint64_t buckets, uint32_t dual)
+/* The 64-bit mix (core's fmix64 fold) of the key xored with the cache's
+ * seed gives the digest from bits 56..63, the first bucket from bits 0..31
+ * and the second from bits 24..55, each by multiply-shift, whose result
+ * follows the top bits of its input: the first bucket mostly bits 24..31,
+ * the second mostly 48..55, so that the three are about independent.  Keys
+ * chosen to share a bucket under one seed need the mix's exact input, so
+ * under another seed they spread. */
+HIVE_HD hive_cache_place hive_cache_place_of(uint64_t key, uint64_t buckets, uint32_t dual, uint64_t seed)
 {
-    uint64_t h = hive_fold64(key);
+    uint64_t h = hive_fold64(key ^ seed);
     hive_cache_place p;
     p.digest = (uint8_t)(h >> 56);
     if (p.digest == 0)

@@ -383,6 +383,7 @@ static hive_status cpu_cache_create(const hive_cache_config *config, uint64_t bu
     cc->view.slots = config->bucket_slots;
     cc->view.value_bytes = vb;
     cc->view.dual = config->dual_bucket;
+    cc->view.seed = config->hash_seed;
     memset(cc->view.keys, 0xFF, (size_t)slots * sizeof(uint64_t)); /* every key EMPTY */
     hive_status s = hive_cpu_pool_acquire(config->threads > 1 ? config->threads - 1 : 0, call, &cc->pool);
     if (s != HIVE_SUCCESS) {

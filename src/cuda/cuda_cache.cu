@@ -225,6 +225,7 @@ static hive_status cache_create(const hive_cache_config *config, uint64_t bucket
     c->view.value_bytes = value_bytes;
     c->view.dual = config->dual_bucket ? 1u : 0u;
     c->view.epoch = 0;
+    c->view.seed = config->hash_seed;
     {
         uint64_t n = buckets * c->view.slots;
         /* Resolved: whole values, at most n of them (cache_config.c). */

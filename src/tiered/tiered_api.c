@@ -58,8 +58,10 @@ static hive_status alloc_buffers(hive_tiered *t)
 
 /* The two tiers: a cache of 8-byte values (I64, dim 1; LRU, so that every
  * new key is admitted and scores are the library's; 32-slot buckets, as
- * docs/tiered.md gives the hot tier's capacity) and a KV64 dictionary that
- * never shrinks (tiered_move.c's room argument). */
+ * docs/tiered.md gives the hot tier's capacity; the unseeded hash, which
+ * the tests aim keys with: a crowded hot bucket only sends keys to the cold
+ * tier) and a KV64 dictionary that never shrinks (tiered_move.c's room
+ * argument). */
 static hive_status open_tiers(hive_tiered *t)
 {
     hive_cache_config hc = HIVE_CACHE_CONFIG_INIT;
@@ -70,6 +72,7 @@ static hive_status open_tiers(hive_tiered *t)
     hc.value_type = HIVE_VALUE_I64;
     hc.policy = HIVE_SCORE_LRU;
     hc.bucket_slots = 32;
+    hc.hash_seed = 0;
     hc.threads = t->config.threads;
     HIVE_TRY(hive_cache_create(&hc, &t->hot));
     HIVE_TRY(hive_cache_get_config(t->hot, &hc));

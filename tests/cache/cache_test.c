@@ -81,6 +81,8 @@ hive_cache *ct_open(const ht_target *t, const hive_cache_config *config)
     int tier = tier_fraction >= 0.0 && config->value_hbm_bytes == HIVE_CACHE_HBM_UNLIMITED;
     if (tier)
         c = tiered(config, &hbm_slots);
+    if (c.hash_seed == HIVE_HASH_SEED_RANDOM) /* reproducible, and what ct_aimed_key aims with */
+        c.hash_seed = ht_test_hash_seed();
     hive_status s = hive_cache_create(&c, &cache);
     if (s == HIVE_SUCCESS) {
         if (cache == NULL)
@@ -250,12 +252,12 @@ int ct_value_check(const void *src, hive_value_type type, uint32_t dim, uint64_t
     return memcmp(want, src, bytes) == 0;
 }
 
-uint64_t ct_aimed_key(ht_rng *rng, uint64_t buckets, uint32_t dual, uint64_t bucket, int b2_also,
+uint64_t ct_aimed_key(ht_rng *rng, uint64_t seed, uint64_t buckets, uint32_t dual, uint64_t bucket, int b2_also,
                       uint64_t bucket2, ht_ref *taken)
 {
     for (uint64_t tries = 0; tries < (1ull << 32); tries++) {
         uint64_t k = ht_rng_next(rng) >> 1; /* never reserved */
-        hive_cache_place p = hive_cache_place_of(k, buckets, dual);
+        hive_cache_place p = hive_cache_place_of(k, buckets, dual, seed);
         if (p.b1 != bucket || (b2_also && dual && p.b2 != bucket2))
             continue;
         if (taken != NULL) {

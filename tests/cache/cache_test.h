@@ -86,8 +86,9 @@ int ct_value_check(const void *src, hive_value_type type, uint32_t dim, uint64_t
 /* A key (distinct from every key in `taken`, and added to it; taken may be
  * NULL) whose bucket b1 is `bucket` and, when `b2_also` is set and the table
  * is dual, whose b2 is `bucket2`; found by drawing random keys.  The table
- * has `buckets` buckets. */
-uint64_t ct_aimed_key(ht_rng *rng, uint64_t buckets, uint32_t dual, uint64_t bucket, int b2_also,
+ * has `buckets` buckets and hashes with `seed` (ht_test_hash_seed() for a
+ * cache from ct_open). */
+uint64_t ct_aimed_key(ht_rng *rng, uint64_t seed, uint64_t buckets, uint32_t dual, uint64_t bucket, int b2_also,
                       uint64_t bucket2, ht_ref *taken);
 
 /* Nanoseconds of CLOCK_REALTIME (the CPU backend's LRU clock). */

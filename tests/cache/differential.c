@@ -192,7 +192,7 @@ typedef struct run {
     uint64_t exact_buckets, loose_calls, evicted_seen, refused_seen;
 } run;
 
-static uint64_t bucket_of(const run *r, uint64_t k) { return hive_cache_place_of(k, r->buckets, r->cfg->dual).b1; }
+static uint64_t bucket_of(const run *r, uint64_t k) { return hive_cache_place_of(k, r->buckets, r->cfg->dual, ht_test_hash_seed()).b1; }
 
 static st model_state(const run *r, uint64_t k)
 {
@@ -347,7 +347,7 @@ static void check_writer(run *r, enum op op, size_t n, int repeats, const uint64
         int ins = 0;
         apply1(op, model_state(r, keys[i]), vin[i], sin[i], flags ? flags[i] : 0, &ins);
         if (ins) {
-            hive_cache_place pl = hive_cache_place_of(keys[i], r->buckets, r->cfg->dual);
+            hive_cache_place pl = hive_cache_place_of(keys[i], r->buckets, r->cfg->dual, ht_test_hash_seed());
             busy[pl.b1] = busy[pl.b2] = 1;
         }
     }
@@ -358,7 +358,7 @@ static void check_writer(run *r, enum op op, size_t n, int repeats, const uint64
         int single = f == i && r->next_occ[i] == SIZE_MAX;
         st old = model_state(r, k);
         unsigned res = results ? results[i] : 0;
-        hive_cache_place pl = hive_cache_place_of(k, r->buckets, r->cfg->dual);
+        hive_cache_place pl = hive_cache_place_of(k, r->buckets, r->cfg->dual, ht_test_hash_seed());
         int quiet = !busy[pl.b1] && !busy[pl.b2];
         switch (op) {
         case OP_UPSERT:
@@ -798,7 +798,7 @@ int main(int argc, char **argv)
         uint64_t x = ht_rng_below(&R, r.buckets), y = (x + 1 + ht_rng_below(&R, r.buckets - 1)) % r.buckets;
         for (size_t i = 0; i < r.naimed; i++) {
             int first_x = ht_rng_chance(&R, 0.5);
-            r.aimed[i] = ct_aimed_key(&R, r.buckets, r.cfg->dual, first_x ? x : y, 1, first_x ? y : x, NULL);
+            r.aimed[i] = ct_aimed_key(&R, ht_test_hash_seed(), r.buckets, r.cfg->dual, first_x ? x : y, 1, first_x ? y : x, NULL);
         }
         ct_snapshot(&T, r.c, &r.model);
         for (r.step = 0; r.step < steps; r.step++) {

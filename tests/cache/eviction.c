@@ -1,7 +1,7 @@
 /* eviction.c — the cache's eviction contract, HierarchicalKV's eviction tests
  * (reference/warpspeed-hkv-specs.md §4.6 a-h) adapted to hive's cache:
  *
- *   hive-cache-eviction <cpu|cuda> [--scale F] [--seed S] [--part a|b|c|d|e|f|g|h]
+ *   hive-cache-eviction <cpu|cuda> [--scale F] [--seed S] [--part a|b|c|d|e|f|g|h|j]
  *                       [--hbm-fraction F]
  *
  * a  conservation: after every insert_and_evict, evicted + size_after ==
@@ -43,7 +43,11 @@
  *    oversubscription (CUSTOM): the share of the ideal top C that survives,
  *    >= 0.99 dual / 0.95 single at 128 slots, 0.97 / 0.90 at 32.
  * g and h's bounds are the CPU backend's measurements less a margin; the
- * run prints each measurement beside its bound. */
+ * run prints each measurement beside its bound.
+ * j  hash seeds: 32 keys aimed at one 16-slot bucket under seed A fill it
+ *    and evict 16 of themselves in a cache of seed A, and all stay in a cache
+ *    of seed B (64 buckets); get_config reports a given seed as given, and
+ *    two caches of the default (HIVE_HASH_SEED_RANDOM) draw two seeds. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -474,7 +478,7 @@ static void part_e(void)
             ht_ref_init(&taken);
             uint64_t *keys = malloc((slots + 2) * 8);
             for (uint32_t i = 0; i < slots + 2; i++)
-                keys[i] = ct_aimed_key(&R, 8, 0, 3, 0, 0, &taken);
+                keys[i] = ct_aimed_key(&R, ht_test_hash_seed(), 8, 0, 3, 0, 0, &taken);
             ct_bufs b;
             ct_bufs_init(&b, &T, 8, VB);
             HT_MUST(hive_cache_set_epoch(c, 5));
@@ -599,7 +603,7 @@ static void part_f(void)
         ht_ref_init(&taken);
         uint64_t *keys = malloc((slots + 16) * 8);
         for (uint32_t i = 0; i < slots + 16; i++)
-            keys[i] = ct_aimed_key(&R, 8, 0, 5, 0, 0, &taken);
+            keys[i] = ct_aimed_key(&R, ht_test_hash_seed(), 8, 0, 5, 0, 0, &taken);
         ct_bufs b;
         ct_bufs_init(&b, &T, slots, VB);
         for (uint32_t i = 0; i < slots; i++) {
@@ -762,6 +766,62 @@ static int cmp_desc(const void *a, const void *b)
     return x < y ? 1 : x > y ? -1 : 0;
 }
 
+/* ---------------------------------------------------------------- j: seeds */
+
+static void part_j(void)
+{
+    const uint64_t seeds[2] = {0x5eedA, 0x5eedB}, buckets = 64;
+    const uint32_t slots = 16, n = 2 * slots;
+    ht_ref taken;
+    ht_ref_init(&taken);
+    ct_bufs b;
+    ct_bufs_init(&b, &T, n, VB);
+    for (uint32_t i = 0; i < n; i++) {
+        b.keys[i] = ct_aimed_key(&R, seeds[0], buckets, 0, 7, 0, 0, &taken);
+        ct_value_make(b.values + i * VB, VT, DIM, b.keys[i], 0);
+    }
+    for (int si = 0; si < 2; si++) {
+        ht_context("j seed %llx", (unsigned long long)seeds[si]);
+        hive_cache_config c = ct_config(&T);
+        c.bucket_slots = slots;
+        c.capacity = buckets * slots;
+        c.dim = DIM;
+        c.value_type = VT;
+        c.threads = 2;
+        c.hash_seed = seeds[si];
+        hive_cache *cache = ct_open(&T, &c);
+        hive_cache_config got = HIVE_CACHE_CONFIG_INIT;
+        HT_MUST(hive_cache_get_config(cache, &got));
+        HT_CHECK_EQ(got.hash_seed, seeds[si], "%s", "hash_seed reported");
+        HT_MUST(hive_cache_insert_or_assign(cache, n, b.keys, b.values, NULL, b.results, NULL));
+        uint64_t evicted = 0;
+        for (uint32_t i = 0; i < n; i++)
+            evicted += b.results[i] == HIVE_RESULT_EVICTED;
+        uint64_t size = ct_size(cache);
+        HT_CHECK_EQ(size, si == 0 ? slots : n, "%s", "entries kept of the aimed keys");
+        HT_CHECK_EQ(evicted, si == 0 ? n - slots : 0, "%s", "EVICTED results");
+        ct_close(cache);
+    }
+    ht_context("j drawn seeds");
+    uint64_t drawn[2];
+    for (int k = 0; k < 2; k++) {
+        hive_cache_config c = ct_config(&T);
+        c.capacity = 1024;
+        hive_cache *cache = NULL;
+        HT_MUST(hive_cache_create(&c, &cache)); /* not ct_open, which fixes the seed */
+        hive_cache_config got = HIVE_CACHE_CONFIG_INIT;
+        HT_MUST(hive_cache_get_config(cache, &got));
+        drawn[k] = got.hash_seed;
+        HT_CHECK(drawn[k] != HIVE_HASH_SEED_RANDOM, "%s", "a drawn seed is reported, not RANDOM");
+        ct_close(cache);
+    }
+    HT_CHECK(drawn[0] != drawn[1], "two caches drew one seed %llx", (unsigned long long)drawn[0]);
+    printf("  j seeds: aimed keys crowd their seed's cache only; drawn %llx, %llx\n", (unsigned long long)drawn[0],
+           (unsigned long long)drawn[1]);
+    ct_bufs_free(&b);
+    ht_ref_free(&taken);
+}
+
 static void part_h(void)
 {
     double load[NCHOICES][2];
@@ -846,10 +906,10 @@ static void part_h(void)
 
 int main(int argc, char **argv)
 {
-    const char *usage = "<cpu|cuda> [--scale F] [--seed S] [--part a|b|c|d|e|f|g|h] [--hbm-fraction F]";
+    const char *usage = "<cpu|cuda> [--scale F] [--seed S] [--part a|b|c|d|e|f|g|h|j] [--hbm-fraction F]";
     ct_target_from_args(&T, argc, argv, usage);
     uint64_t seed = 1;
-    const char *parts = "abcdefgh";
+    const char *parts = "abcdefghj";
     for (int a = 2; a < argc; a++) {
         if (ct_tier_arg(argc, argv, &a))
             continue;
@@ -893,5 +953,7 @@ int main(int argc, char **argv)
         part_g();
     if (strchr(parts, 'h'))
         part_h();
+    if (strchr(parts, 'j'))
+        part_j();
     return ht_finish();
 }

@@ -211,10 +211,10 @@ static void round_trips(hive_score_policy p)
     for (uint64_t bk = 0; bk < buckets; bk++) {
         uint64_t sc[1024], n = 0, kept = 0;
         for (uint64_t i = 0; i < sa.n && n < 1024; i++)
-            if (hive_cache_place_of(sa.keys[i], buckets, 0).b1 == bk)
+            if (hive_cache_place_of(sa.keys[i], buckets, 0, ht_test_hash_seed()).b1 == bk)
                 sc[n++] = sa.scores[i];
         for (uint64_t i = 0; i < sb.n; i++)
-            kept += hive_cache_place_of(sb.keys[i], buckets, 0).b1 == bk;
+            kept += hive_cache_place_of(sb.keys[i], buckets, 0, ht_test_hash_seed()).b1 == bk;
         uint64_t want = n < slots ? n : slots;
         if (kept != want && wrong++ < 5)
             HT_CHECK_EQ(kept, want, "bucket %llu of the smaller cache holds min(B, placed)", (unsigned long long)bk);
@@ -222,7 +222,7 @@ static void round_trips(hive_score_policy p)
             continue;
         /* The kept ones are the top `want` of sc. */
         for (uint64_t i = 0; i < sb.n; i++) {
-            if (hive_cache_place_of(sb.keys[i], buckets, 0).b1 != bk)
+            if (hive_cache_place_of(sb.keys[i], buckets, 0, ht_test_hash_seed()).b1 != bk)
                 continue;
             uint64_t higher = 0;
             for (uint64_t j = 0; j < n; j++)

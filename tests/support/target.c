@@ -151,7 +151,7 @@ void ht_skip_without_gpu(const ht_target *t, hive_status s, const char *what)
  * names another), so that a run is reproducible: a table's layout, and with
  * it whether a table pinned near load 1 must grow for crowded keys, depends
  * on the seed.  tests/stress/seed.c covers drawn and other seeds. */
-static uint64_t test_hash_seed(void)
+uint64_t ht_test_hash_seed(void)
 {
     const char *v = getenv("HIVE_TEST_HASH_SEED");
     return v != NULL && *v != '\0' ? strtoull(v, NULL, 0) : 0;
@@ -163,7 +163,7 @@ hive_config ht_config(const ht_target *t)
     c.backend = t->backend;
     c.key_width = t->width;
     c.design = t->design;
-    c.hash_seed = test_hash_seed();
+    c.hash_seed = ht_test_hash_seed();
     return c;
 }
 

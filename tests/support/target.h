@@ -66,8 +66,12 @@ int ht_require_gpu(void);
  * HIVE_REQUIRE_GPU=1; returns otherwise.  `what` names the object. */
 void ht_skip_without_gpu(const ht_target *t, hive_status s, const char *what);
 
+/* The tests' fixed hash seed, for tables and caches: 0, or
+ * HIVE_TEST_HASH_SEED from the environment. */
+uint64_t ht_test_hash_seed(void);
+
 /* HIVE_CONFIG_INIT with the target's backend, width and design, and a fixed
- * hash seed: 0, or HIVE_TEST_HASH_SEED from the environment. */
+ * hash seed: ht_test_hash_seed(). */
 hive_config ht_config(const ht_target *t);
 
 /* Creates a table, or leaves the process: exit 77 for a CUDA table without a

@@ -118,7 +118,7 @@ int main(int argc, char **argv)
         w[i].id = i;
         ht_rng_seed(&w[i].rng, seed * 100 + (uint64_t)i);
         for (int k = 0; k < KEYS; k++)
-            w[i].keys[k] = ct_aimed_key(&rng, 4, 0, (uint64_t)k % 4, 0, 0, &taken);
+            w[i].keys[k] = ct_aimed_key(&rng, TT_HOT_SEED, 4, 0, (uint64_t)k % 4, 0, 0, &taken);
     }
     pthread_t th[THREADS], watcher;
     pthread_create(&watcher, NULL, watch, NULL);

@@ -38,7 +38,7 @@ static uint64_t universe_n;
 
 static uint64_t aimed(uint64_t buckets, uint64_t bucket)
 {
-    uint64_t k = ct_aimed_key(&rng, buckets, 0, bucket, 0, 0, &taken);
+    uint64_t k = ct_aimed_key(&rng, TT_HOT_SEED, buckets, 0, bucket, 0, 0, &taken);
     if (universe_n < MAX_KEYS)
         universe[universe_n++] = k;
     return k;

@@ -15,6 +15,9 @@
 
 #include "cache_test.h"
 
+/* The hot tier's hash seed (src/tiered/tiered_api.c), which aimed keys need. */
+#define TT_HOT_SEED 0
+
 /* HIVE_TIERED_CONFIG_INIT with the target's backend for the hot tier, two
  * CPU threads (the tests run beside each other on small machines). */
 hive_tiered_config tt_config(const ht_target *t);

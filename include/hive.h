@@ -512,7 +512,8 @@ typedef enum hive_value_type {
 
 /* Raised whenever the cache config's layout changes.  2: `value_hbm_bytes`
  * at the end (a version-1 config is 48 bytes long: its values all live in
- * device memory, the default).  3: `hash_seed` at the end (64 bytes). */
+ * device memory, the default).  3: `hash_seed` and `allocator` at the end
+ * (88 bytes). */
 #define HIVE_CACHE_CONFIG_VERSION 3u
 
 /* value_hbm_bytes with no limit: every value in device memory. */
@@ -564,13 +565,18 @@ typedef struct hive_cache_config {
                                    spread under another; HIVE_HASH_SEED_RANDOM (the default): drawn
                                    per cache, and reported by hive_cache_get_config; any other
                                    value: that seed (0: the unseeded hash).  Version 3 */
+    hive_allocator allocator;   /* CUDA caches: every device allocation (digests, keys, scores,
+                                   the device values, locks, counters) from the caller's allocator,
+                                   on the legacy default stream, as hive_config.allocator; values
+                                   in host memory stay pinned host memory.  Default: the library's
+                                   cudaMalloc.  CPU caches ignore it.  Version 3 */
 } hive_cache_config;
 
 #define HIVE_CACHE_CONFIG_INIT                                                      \
     {                                                                               \
         (uint32_t)sizeof(hive_cache_config), HIVE_CACHE_CONFIG_VERSION, HIVE_BACKEND_AUTO, 0, \
             1048576u, 1u, HIVE_VALUE_F32, HIVE_SCORE_LRU, 0u, 0u, 0u,               \
-            HIVE_CACHE_HBM_UNLIMITED, HIVE_HASH_SEED_RANDOM                         \
+            HIVE_CACHE_HBM_UNLIMITED, HIVE_HASH_SEED_RANDOM, { NULL, NULL, NULL }   \
     }
 
 /* What HIVE_CACHE_CONFIG_INIT gives, as a function.  NULL is ignored. */

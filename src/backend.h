@@ -208,6 +208,10 @@ hive_backend hive_backend_resolve(hive_backend requested, int device, int kv64_s
  * HIVE_HASH_SEED_RANDOM itself; api/config.c). */
 uint64_t hive_hash_seed_draw(void);
 
+/* INVALID_ARGUMENT unless a config's allocator has both functions or
+ * neither (api/config.c; the dictionary and the cache table both). */
+hive_status hive_check_allocator(const hive_allocator *a, const char *call);
+
 #ifdef HIVE_WITH_CUDA
 extern const hive_backend_ops hive_cuda_backend;
 /* 1 if a CUDA device runs the kernels (used by HIVE_BACKEND_AUTO). */

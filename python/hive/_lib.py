@@ -244,6 +244,7 @@ class CacheConfig(ctypes.Structure):
         ("threads", ctypes.c_uint32),
         ("value_hbm_bytes", ctypes.c_uint64),
         ("hash_seed", ctypes.c_uint64),
+        ("allocator", Allocator),
     ]
 
 

@@ -94,17 +94,22 @@ static hive_status check_config(const hive_config *c)
     HIVE_CHECK_ARG(hive_design_name((int)c->design) != NULL, call,
                    "config.design %d is not a hive_design (%s: designs/names.h)", (int)c->design,
                    HIVE_DESIGN_CHOICES);
-    HIVE_CHECK_ARG((c->allocator.alloc == NULL) == (c->allocator.free == NULL), call,
-                   "config.allocator.%s is set and config.allocator.%s is NULL: give both, or neither for the "
-                   "library's own",
-                   c->allocator.alloc != NULL ? "alloc" : "free", c->allocator.alloc != NULL ? "free" : "alloc");
-    return HIVE_SUCCESS;
+    return hive_check_allocator(&c->allocator, call);
 }
 
 /* A seed for a table whose config asks for a random one: from the kernel's
  * entropy, or where it has none at hand, from the clock and a counter,
  * mixed (a seed need not be secret to spread keys, only unknown in advance).
  * Never HIVE_HASH_SEED_RANDOM itself. */
+hive_status hive_check_allocator(const hive_allocator *a, const char *call)
+{
+    HIVE_CHECK_ARG((a->alloc == NULL) == (a->free == NULL), call,
+                   "config.allocator.%s is set and config.allocator.%s is NULL: give both, or neither for the "
+                   "library's own",
+                   a->alloc != NULL ? "alloc" : "free", a->alloc != NULL ? "free" : "alloc");
+    return HIVE_SUCCESS;
+}
+
 uint64_t hive_hash_seed_draw(void)
 {
     static uint64_t drawn;

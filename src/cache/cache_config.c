@@ -65,8 +65,10 @@ static hive_status upgrade_config(const hive_cache_config *in, hive_cache_config
     memcpy(out, in, in->struct_size);
     if (in->version < 2)
         out->value_hbm_bytes = HIVE_CACHE_HBM_UNLIMITED;
-    if (in->version < 3)
+    if (in->version < 3) {
         out->hash_seed = HIVE_HASH_SEED_RANDOM;
+        memset(&out->allocator, 0, sizeof out->allocator);
+    }
     out->struct_size = sizeof *out;
     out->version = HIVE_CACHE_CONFIG_VERSION;
     return HIVE_SUCCESS;
@@ -96,6 +98,7 @@ static hive_status check_config(const hive_cache_config *c)
                    c->dual_bucket);
     HIVE_CHECK_ARG(c->threads <= MAX_THREADS, call, "config.threads %u is over %u", c->threads,
                    MAX_THREADS);
+    HIVE_TRY(hive_check_allocator(&c->allocator, call));
     uint32_t slots = bucket_slots_of(c);
     HIVE_CHECK_ARG(c->capacity >= 1 && c->capacity <= HIVE_CACHE_MAX_BUCKETS * slots, call,
                    "config.capacity %llu is outside 1..2^32 buckets of %u slots",

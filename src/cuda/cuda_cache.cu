@@ -9,6 +9,7 @@
 
 #include "base/alloc.h"
 #include "cache/cache_backend.h"
+#include "cuda_alloc.h"
 #include "cuda_check.h"
 #include "cuda_device.h"
 #include "cuda_cache_kernels.cuh"
@@ -95,6 +96,7 @@ typedef struct hive_cache_cuda {
     uint64_t *counters;      /* device: HIVE_CACHE_COUNTER_BLOCKS blocks of HIVE_CACHE_CTR_BLOCK */
     uint64_t *host_counters; /* pinned host, as many */
     uint64_t counter_busy;   /* bit i: block i in use (host atomics) */
+    hive_allocator allocator; /* config.allocator: the device arrays' (alloc NULL: cudaMalloc) */
 } hive_cache_cuda;
 
 static uint64_t table_slots(const hive_cache_cuda *c) { return c->view.buckets * c->view.slots; }
@@ -151,17 +153,30 @@ static hive_status alloc_host_values(hive_cache_cuda *c, uint64_t slots, const c
     return HIVE_SUCCESS;
 }
 
+#define CACHE_COUNTER_BYTES (HIVE_CACHE_COUNTER_BLOCKS * HIVE_CACHE_CTR_BLOCK * sizeof(uint64_t))
+
+/* A device array of the cache: the allocator's, ordered on the legacy
+ * default stream (which every call's work is done by, each call being
+ * synchronous), else cudaMalloc's. */
+static hive_status cache_alloc(const hive_cache_cuda *c, void **p, size_t bytes, const char *call, const char *what)
+{
+    return table_alloc(&c->allocator, p, bytes, NULL, call, what);
+}
+
 static void free_cache(hive_cache_cuda *c)
 {
-    cudaFree(c->view.digests);
-    cudaFree(c->view.keys);
-    cudaFree(c->view.scores);
-    cudaFree(c->view.values);
+    uint64_t n = table_slots(c);
+    table_free(&c->allocator, c->view.digests, n, NULL);
+    table_free(&c->allocator, c->view.keys, n * sizeof(uint64_t), NULL);
+    table_free(&c->allocator, c->view.scores, n * sizeof(uint64_t), NULL);
+    table_free(&c->allocator, c->view.values, c->view.value_split * c->view.value_bytes, NULL);
     if (c->host_values != NULL)
         cudaFreeHost(c->host_values);
-    cudaFree(c->view.locks);
-    cudaFree(c->counters);
+    table_free(&c->allocator, c->view.locks, lock_bytes(c), NULL);
+    table_free(&c->allocator, c->counters, CACHE_COUNTER_BYTES, NULL);
     cudaFreeHost(c->host_counters);
+    if (has_allocator(&c->allocator) && cudaStreamSynchronize(NULL) != cudaSuccess)
+        cudaGetLastError(); /* the frees are ordered on the stream: done before the caller goes on */
     hive_host_free(c);
 }
 
@@ -220,6 +235,7 @@ static hive_status cache_create(const hive_cache_config *config, uint64_t bucket
     }
     c->device = config->device;
     c->sm_count = prop.multiProcessorCount;
+    c->allocator = config->allocator;
     c->view.buckets = buckets;
     c->view.slots = config->bucket_slots ? config->bucket_slots : HIVE_CACHE_GROUP;
     c->view.value_bytes = value_bytes;
@@ -230,22 +246,20 @@ static hive_status cache_create(const hive_cache_config *config, uint64_t bucket
         uint64_t n = buckets * c->view.slots;
         /* Resolved: whole values, at most n of them (cache_config.c). */
         c->view.value_split = config->value_hbm_bytes / value_bytes;
-        /* cudaMalloc's 256-byte alignment keeps each bucket's digests whole
-         * sectors (32-byte loads) and pairs of scores 16-byte aligned; the
-         * host values are page-aligned, so a value's words keep the same
+        /* cudaMalloc's 256-byte alignment (an allocator's pointers must have
+         * it: cuda_alloc.h) keeps each bucket's digests whole sectors
+         * (32-byte loads) and pairs of scores 16-byte aligned; the host
+         * values are page-aligned, so a value's words keep the same
          * alignment in either array (the copy width is one for both). */
-        HIVE_TRY_GOTO(device_alloc((void **)&c->view.digests, n, call, "digests"), st, fail);
-        HIVE_TRY_GOTO(device_alloc((void **)&c->view.keys, n * sizeof(uint64_t), call, "keys"), st, fail);
-        HIVE_TRY_GOTO(device_alloc((void **)&c->view.scores, n * sizeof(uint64_t), call, "scores"), st, fail);
-        HIVE_TRY_GOTO(device_alloc((void **)&c->view.values, c->view.value_split * value_bytes, call, "values"),
+        HIVE_TRY_GOTO(cache_alloc(c, (void **)&c->view.digests, n, call, "digests"), st, fail);
+        HIVE_TRY_GOTO(cache_alloc(c, (void **)&c->view.keys, n * sizeof(uint64_t), call, "keys"), st, fail);
+        HIVE_TRY_GOTO(cache_alloc(c, (void **)&c->view.scores, n * sizeof(uint64_t), call, "scores"), st, fail);
+        HIVE_TRY_GOTO(cache_alloc(c, (void **)&c->view.values, c->view.value_split * value_bytes, call, "values"),
                       st, fail);
         HIVE_TRY_GOTO(alloc_host_values(c, n, call), st, fail);
-        HIVE_TRY_GOTO(device_alloc((void **)&c->view.locks, lock_bytes(c), call, "bucket locks"), st, fail);
+        HIVE_TRY_GOTO(cache_alloc(c, (void **)&c->view.locks, lock_bytes(c), call, "bucket locks"), st, fail);
     }
-    HIVE_TRY_GOTO(device_alloc((void **)&c->counters,
-                               HIVE_CACHE_COUNTER_BLOCKS * HIVE_CACHE_CTR_BLOCK * sizeof(uint64_t), call,
-                               "counters"),
-                  st, fail);
+    HIVE_TRY_GOTO(cache_alloc(c, (void **)&c->counters, CACHE_COUNTER_BYTES, call, "counters"), st, fail);
     if (hive_alloc_should_fail()) {
         st = hive_fail(HIVE_ERROR_OUT_OF_MEMORY, call, "host counters: injected allocation failure");
         goto fail;

@@ -24,6 +24,12 @@
  *            a pointer not aligned as cudaMalloc's is refused
  *            (INVALID_ARGUMENT);
  *   cpu      a CPU table ignores the allocator: the same runs call it never.
+ *   cache    (KV64, the hive design's run) a cache table (hive_cache_config.
+ *            allocator) takes its device arrays from the allocator (values
+ *            in device memory and in host memory), runs size, clear and
+ *            save and load through them, and gives all back at destroy; it
+ *            fails at create as above, and refuses misaligned pointers; a
+ *            CPU cache never calls it.
  *
  * The CUDA runs skip without a GPU (HIVE_REQUIRE_GPU=1: fail). */
 #include <pthread.h>
@@ -441,6 +447,78 @@ static void fail_at_growth(void)
     printf("  fail: the growing insert makes %u allocator calls; %u refusals gave OUT_OF_MEMORY\n", k, ooms);
 }
 
+/* ---------------------------------------------------------------- cache */
+
+static hive_status open_cache(counting *a, uint64_t hbm_bytes, hive_cache **cache)
+{
+    hive_cache_config c = HIVE_CACHE_CONFIG_INIT;
+    c.backend = target.backend;
+    c.capacity = 4096;
+    c.dim = 4;
+    c.threads = 2;
+    c.value_hbm_bytes = hbm_bytes;
+    c.allocator = counting_hook(a);
+    *cache = NULL;
+    return hive_cache_create(&c, cache);
+}
+
+static void cache_allocator(void)
+{
+    for (int half = 0; half < 2; half++) {
+        ht_context("cache: values %s device memory", half ? "half in" : "all in");
+        counting a;
+        counting_init(&a);
+        hive_cache *cache = NULL;
+        hive_status s = open_cache(&a, half ? 4096 * 16 / 2 : HIVE_CACHE_HBM_UNLIMITED, &cache);
+        ht_skip_without_gpu(&target, s, "cache");
+        HT_MUST(s);
+        HT_CHECK(on_gpu ? a.live_blocks >= 6 : a.allocs == 0, "allocator blocks after create: %zu (calls %llu)",
+                 a.live_blocks, (unsigned long long)a.allocs);
+        uint64_t size = 1, capacity = 0;
+        HT_MUST(hive_cache_size(cache, &size));
+        HT_MUST(hive_cache_capacity(cache, &capacity));
+        HT_CHECK(size == 0 && capacity == 4096, "size %llu capacity %llu", (unsigned long long)size,
+                 (unsigned long long)capacity);
+        HT_MUST(hive_cache_clear(cache, NULL));
+        HT_MUST(hive_cache_destroy(cache));
+        expect_all_freed(&a, "after a cache's destroy");
+        pthread_mutex_destroy(&a.lock);
+    }
+    unsigned k;
+    for (k = 0; k < 64; k++) {
+        ht_context("cache: create, the allocator refusing from call %u", k);
+        counting a;
+        counting_init(&a);
+        a.fail_from = k;
+        hive_cache *cache = NULL;
+        hive_status s = open_cache(&a, HIVE_CACHE_HBM_UNLIMITED, &cache);
+        int done = s == HIVE_SUCCESS && a.refused == 0;
+        if (s == HIVE_SUCCESS) {
+            HT_MUST(hive_cache_destroy(cache));
+        } else {
+            HT_CHECK_STATUS(s, HIVE_ERROR_OUT_OF_MEMORY, "cache create with the allocator refusing");
+            HT_CHECK(cache == NULL, "a failed create set the cache");
+        }
+        expect_all_freed(&a, "after a cache's create");
+        pthread_mutex_destroy(&a.lock);
+        if (done)
+            break;
+    }
+    HT_CHECK(on_gpu ? k > 0 && k < 64 : k == 0, "cache create refused up to call %u", k);
+    ht_context("cache: misaligned pointers");
+    counting a;
+    counting_init(&a);
+    a.misalign = 16;
+    hive_cache *cache = NULL;
+    hive_status s = open_cache(&a, HIVE_CACHE_HBM_UNLIMITED, &cache);
+    if (on_gpu)
+        HT_CHECK_STATUS(s, HIVE_ERROR_INVALID_ARGUMENT, "cache create with misaligned pointers");
+    else if (HT_CHECK_STATUS(s, HIVE_SUCCESS, "a CPU cache ignores the allocator"))
+        HT_MUST(hive_cache_destroy(cache));
+    expect_all_freed(&a, "after a cache create with misaligned pointers");
+    pthread_mutex_destroy(&a.lock);
+}
+
 int main(int argc, char **argv)
 {
     static char name[96];
@@ -462,5 +540,7 @@ int main(int argc, char **argv)
     fail_at_create();
     misaligned();
     fail_at_growth();
+    if (target.width == HIVE_KV64 && target.design == HIVE_DESIGN_HIVE)
+        cache_allocator();
     return ht_finish();
 }

@@ -77,54 +77,65 @@ static __device__ __forceinline__ void hive_device_count(uint64_t *counts, int c
         atomicAdd((unsigned long long *)(counts + ctr), (unsigned long long)n);
 }
 
-/* ---------------------------------------------------------------- KV32, a thread per key */
+/* ---------------------------------------------------------------- a thread per key */
 
-static __device__ __forceinline__ int hive_device_find32(hive_device_view view, uint32_t key, uint32_t *value)
-{
-    hive_device_table t = hive_device_table_of(view);
-    if (t.width != 32)
-        return HIVE_R_NONE;
-    if (hive_k32_reserved(key))
-        return HIVE_R_REJECTED_RESERVED;
-    uint32_t found = 0;
-    int r = hive_find_kv32(&t.view, t.S, key, &found);
-    if (r == HIVE_R_FOUND && value != NULL)
-        *value = found;
-    return r;
-}
+/* The thread-per-key functions of key width W (32 or 64) with keys and
+ * values of type T, written once for both widths:
+ *   int hive_device_findW(view, T key, T *value)      FOUND (*value, where not NULL) / NOT_FOUND
+ *   int hive_device_upsertW(view, T key, T value, int combine)
+ *   int hive_device_insertW(view, T key, T value)     insert if absent: the stored value stays
+ *                                                     (HIVE_RESULT_EXISTED)
+ *   int hive_device_eraseW(view, T key) */
+#define HIVE_DEVICE_THREAD_OPS(W, T)                                                                         \
+    static __device__ __forceinline__ int hive_device_find##W(hive_device_view view, T key, T *value)         \
+    {                                                                                                        \
+        hive_device_table t = hive_device_table_of(view);                                                    \
+        if (t.width != W)                                                                                    \
+            return HIVE_R_NONE;                                                                              \
+        if (hive_k##W##_reserved(key))                                                                       \
+            return HIVE_R_REJECTED_RESERVED;                                                                 \
+        T found = 0;                                                                                         \
+        int r = hive_find_kv##W(&t.view, t.S, key, &found);                                                  \
+        if (r == HIVE_R_FOUND && value != NULL)                                                              \
+            *value = found;                                                                                  \
+        return r;                                                                                            \
+    }                                                                                                        \
+                                                                                                             \
+    static __device__ __forceinline__ int hive_device_upsert##W(hive_device_view view, T key, T value,        \
+                                                                int combine)                                 \
+    {                                                                                                        \
+        hive_device_table t = hive_device_table_of(view);                                                    \
+        if (t.width != W)                                                                                    \
+            return HIVE_R_NONE;                                                                              \
+        if (hive_k##W##_reserved(key))                                                                       \
+            return HIVE_R_REJECTED_RESERVED;                                                                 \
+        int step = 0;                                                                                        \
+        uint32_t moves = 0;                                                                                  \
+        int r = hive_upsert_kv##W(&t.view, t.S, key, value, combine, &step, &moves);                          \
+        hive_device_count(t.counts, HIVE_ASYNC_INSERTED, r == HIVE_R_INSERTED);                               \
+        return r;                                                                                            \
+    }                                                                                                        \
+                                                                                                             \
+    static __device__ __forceinline__ int hive_device_insert##W(hive_device_view view, T key, T value)        \
+    {                                                                                                        \
+        return hive_device_upsert##W(view, key, value, HIVE_CMB_KEEP);                                       \
+    }                                                                                                        \
+                                                                                                             \
+    static __device__ __forceinline__ int hive_device_erase##W(hive_device_view view, T key)                  \
+    {                                                                                                        \
+        hive_device_table t = hive_device_table_of(view);                                                    \
+        if (t.width != W)                                                                                    \
+            return HIVE_R_NONE;                                                                              \
+        if (hive_k##W##_reserved(key))                                                                       \
+            return HIVE_R_REJECTED_RESERVED;                                                                 \
+        int r = hive_erase_kv##W(&t.view, t.S, key);                                                         \
+        hive_device_count(t.counts, HIVE_ASYNC_ERASED, r == HIVE_R_ERASED);                                  \
+        return r;                                                                                            \
+    }
 
-static __device__ __forceinline__ int hive_device_upsert32(hive_device_view view, uint32_t key, uint32_t value,
-                                                           int combine)
-{
-    hive_device_table t = hive_device_table_of(view);
-    if (t.width != 32)
-        return HIVE_R_NONE;
-    if (hive_k32_reserved(key))
-        return HIVE_R_REJECTED_RESERVED;
-    int step = 0;
-    uint32_t moves = 0;
-    int r = hive_upsert_kv32(&t.view, t.S, key, value, combine, &step, &moves);
-    hive_device_count(t.counts, HIVE_ASYNC_INSERTED, r == HIVE_R_INSERTED);
-    return r;
-}
-
-/* Insert if absent: the stored value stays (HIVE_RESULT_EXISTED). */
-static __device__ __forceinline__ int hive_device_insert32(hive_device_view view, uint32_t key, uint32_t value)
-{
-    return hive_device_upsert32(view, key, value, HIVE_CMB_KEEP);
-}
-
-static __device__ __forceinline__ int hive_device_erase32(hive_device_view view, uint32_t key)
-{
-    hive_device_table t = hive_device_table_of(view);
-    if (t.width != 32)
-        return HIVE_R_NONE;
-    if (hive_k32_reserved(key))
-        return HIVE_R_REJECTED_RESERVED;
-    int r = hive_erase_kv32(&t.view, t.S, key);
-    hive_device_count(t.counts, HIVE_ASYNC_ERASED, r == HIVE_R_ERASED);
-    return r;
-}
+HIVE_DEVICE_THREAD_OPS(32, uint32_t)
+HIVE_DEVICE_THREAD_OPS(64, uint64_t)
+#undef HIVE_DEVICE_THREAD_OPS
 
 /* ---------------------------------------------------------------- KV32, a tile of lanes per key */
 
@@ -181,54 +192,6 @@ static __device__ __forceinline__ int hive_device_erase32_tile(hive_device_view 
     hive_geom g = hive_device_geom(&t, lanes);
     int r = hive_erase_kv32_tile(&t.view, g, key);
     hive_device_count(t.counts, HIVE_ASYNC_ERASED, r == HIVE_R_ERASED && hive_tile_first(g));
-    return r;
-}
-
-/* ---------------------------------------------------------------- KV64, a thread per key */
-
-static __device__ __forceinline__ int hive_device_find64(hive_device_view view, uint64_t key, uint64_t *value)
-{
-    hive_device_table t = hive_device_table_of(view);
-    if (t.width != 64)
-        return HIVE_R_NONE;
-    if (hive_k64_reserved(key))
-        return HIVE_R_REJECTED_RESERVED;
-    uint64_t found = 0;
-    int r = hive_find_kv64(&t.view, t.S, key, &found);
-    if (r == HIVE_R_FOUND && value != NULL)
-        *value = found;
-    return r;
-}
-
-static __device__ __forceinline__ int hive_device_upsert64(hive_device_view view, uint64_t key, uint64_t value,
-                                                           int combine)
-{
-    hive_device_table t = hive_device_table_of(view);
-    if (t.width != 64)
-        return HIVE_R_NONE;
-    if (hive_k64_reserved(key))
-        return HIVE_R_REJECTED_RESERVED;
-    int step = 0;
-    uint32_t moves = 0;
-    int r = hive_upsert_kv64(&t.view, t.S, key, value, combine, &step, &moves);
-    hive_device_count(t.counts, HIVE_ASYNC_INSERTED, r == HIVE_R_INSERTED);
-    return r;
-}
-
-static __device__ __forceinline__ int hive_device_insert64(hive_device_view view, uint64_t key, uint64_t value)
-{
-    return hive_device_upsert64(view, key, value, HIVE_CMB_KEEP);
-}
-
-static __device__ __forceinline__ int hive_device_erase64(hive_device_view view, uint64_t key)
-{
-    hive_device_table t = hive_device_table_of(view);
-    if (t.width != 64)
-        return HIVE_R_NONE;
-    if (hive_k64_reserved(key))
-        return HIVE_R_REJECTED_RESERVED;
-    int r = hive_erase_kv64(&t.view, t.S, key);
-    hive_device_count(t.counts, HIVE_ASYNC_ERASED, r == HIVE_R_ERASED);
     return r;
 }
 

@@ -17,8 +17,11 @@ extern "C" hive_status hive_dict_async_enqueued(hive_dict *d, cudaStream_t s, co
 {
     cudaStreamCaptureStatus capturing = cudaStreamCaptureStatusNone;
     HIVE_TRY(hive_cuda_status(cudaStreamIsCapturing(s, &capturing), call, "cudaStreamIsCapturing"));
-    if (capturing != cudaStreamCaptureStatusNone)
-        return HIVE_SUCCESS;
+    return capturing != cudaStreamCaptureStatusNone ? HIVE_SUCCESS : hive_dict_async_track(d, s, call);
+}
+
+extern "C" hive_status hive_dict_async_track(hive_dict *d, cudaStream_t s, const char *call)
+{
     hive_status st = HIVE_SUCCESS;
     pthread_mutex_lock(&d->async_lock);
     for (int i = 0; i < HIVE_ASYNC_EVENTS && d->async_done[HIVE_ASYNC_EVENTS - 1] == NULL; i++)

@@ -286,7 +286,7 @@ extern "C" hive_status hive_dict_enqueue(hive_dict *d, const hive_batch *b, uint
         hive_add_unsettled_kernel<<<1, 32, 0, s>>>(status, d->unsettled);
         HIVE_TRY(launched(call));
     }
-    return hive_dict_async_enqueued(d, s, call);
+    return *captured ? HIVE_SUCCESS : hive_dict_async_track(d, s, call);
 }
 
 static hive_status launch_take(void *ctx, uint64_t *counters)

@@ -120,6 +120,9 @@ hive_status hive_dict_settle(hive_dict *d, hive_batch_outcome *out);
 /* Notes that asynchronous work was just enqueued on `s` (nothing where s is
  * capturing a graph). */
 hive_status hive_dict_async_enqueued(hive_dict *d, cudaStream_t s, const char *call);
+/* The same for a caller that knows `s` is not capturing: records the event
+ * after the work without asking the stream again. */
+hive_status hive_dict_async_track(hive_dict *d, cudaStream_t s, const char *call);
 /* Waits for the asynchronous work noted so far: before anything changes the
  * table's layout or frees it. */
 void hive_dict_async_wait(hive_dict *d);

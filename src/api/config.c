@@ -97,10 +97,6 @@ static hive_status check_config(const hive_config *c)
     return hive_check_allocator(&c->allocator, call);
 }
 
-/* A seed for a table whose config asks for a random one: from the kernel's
- * entropy, or where it has none at hand, from the clock and a counter,
- * mixed (a seed need not be secret to spread keys, only unknown in advance).
- * Never HIVE_HASH_SEED_RANDOM itself. */
 hive_status hive_check_allocator(const hive_allocator *a, const char *call)
 {
     HIVE_CHECK_ARG((a->alloc == NULL) == (a->free == NULL), call,
@@ -110,6 +106,10 @@ hive_status hive_check_allocator(const hive_allocator *a, const char *call)
     return HIVE_SUCCESS;
 }
 
+/* A seed for a table or cache whose config asks for a random one: from the
+ * kernel's entropy, or where it has none at hand, from the clock and a
+ * counter, mixed (a seed need not be secret to spread keys, only unknown in
+ * advance).  Never HIVE_HASH_SEED_RANDOM itself. */
 uint64_t hive_hash_seed_draw(void)
 {
     static uint64_t drawn;

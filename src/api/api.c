@@ -141,6 +141,16 @@ hive_status hive_check_array(const hive_table *t, const void *p, int required, s
     return t->ops->check_pointer(t->impl, p, call, what);
 }
 
+hive_status hive_check_find_arrays(const hive_table *t, const void *keys, const void *values, const uint8_t *found,
+                                   const char *call)
+{
+    HIVE_TRY(hive_check_array(t, keys, 1, hive_kv_bytes(t), call, "keys"));
+    HIVE_TRY(hive_check_array(t, values, 0, hive_kv_bytes(t), call, "values"));
+    HIVE_TRY(hive_check_array(t, found, 0, 1, call, "found"));
+    HIVE_CHECK_ARG(values != NULL || found != NULL, call, "values and found are both NULL");
+    return HIVE_SUCCESS;
+}
+
 size_t hive_kv_bytes(const hive_table *t)
 {
     return t->config.key_width == HIVE_KV64 ? 8 : 4;
@@ -183,10 +193,7 @@ static hive_status find_entered(hive_table *t, uint64_t n, const void *keys, voi
     HIVE_TRY(hive_check_batch_n(n, call));
     if (n == 0)
         return HIVE_SUCCESS;
-    HIVE_TRY(hive_check_array(t, keys, 1, hive_kv_bytes(t), call, "keys"));
-    HIVE_TRY(hive_check_array(t, values, 0, hive_kv_bytes(t), call, "values"));
-    HIVE_TRY(hive_check_array(t, found, 0, 1, call, "found"));
-    HIVE_CHECK_ARG(values != NULL || found != NULL, call, "values and found are both NULL");
+    HIVE_TRY(hive_check_find_arrays(t, keys, values, found, call));
     hive_request r = {.n = n, .op = HIVE_OP_FIND, .keys = keys, .values_out = values, .found = found};
     return hive_policy_run(t, &r, 0, stream, call, NULL);
 }

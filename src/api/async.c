@@ -59,12 +59,8 @@ static hive_status find_async_entered(hive_table *t, uint64_t n, const void *key
                                       const char *call)
 {
     HIVE_TRY(hive_check_batch_n(n, call));
-    if (n > 0) {
-        HIVE_TRY(hive_check_array(t, keys, 1, hive_kv_bytes(t), call, "keys"));
-        HIVE_TRY(hive_check_array(t, values, 0, hive_kv_bytes(t), call, "values"));
-        HIVE_TRY(hive_check_array(t, found, 0, 1, call, "found"));
-        HIVE_CHECK_ARG(values != NULL || found != NULL, call, "values and found are both NULL");
-    }
+    if (n > 0)
+        HIVE_TRY(hive_check_find_arrays(t, keys, values, found, call));
     hive_request r = {.n = n, .op = HIVE_OP_FIND, .keys = keys, .values_out = values, .found = found};
     return enqueue(t, &r, 0, status, stream, call);
 }

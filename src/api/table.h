@@ -71,6 +71,10 @@ void hive_table_leave(hive_table *t);
  * context for every table on it), and in memory the backend can reach. */
 hive_status hive_check_array(const hive_table *t, const void *p, int required, size_t align,
                              const char *call, const char *what);
+/* api.c: a find's arrays (hive_find and hive_find_async): keys required,
+ * values and found optional but not both NULL. */
+hive_status hive_check_find_arrays(const hive_table *t, const void *keys, const void *values, const uint8_t *found,
+                                   const char *call);
 /* api.c: bytes of one key or value of the table. */
 size_t hive_kv_bytes(const hive_table *t);
 /* api.c: INVALID_ARGUMENT for a batch larger than HIVE_MAX_BATCH. */

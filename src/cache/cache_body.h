@@ -319,8 +319,9 @@ HIVE_PROTO void hive_cache_min_in(const hive_cache_view *v, uint64_t b, uint64_t
 }
 
 /* A present key's stored score, read after its slot is locked where the
- * write needs it (`old`), else 0: LRU and CUSTOM writes of present keys skip
- * the read, one round trip to memory of each. */
+ * write needs it (`old`), else 0: writes that do not (the LRU, epoch-LRU and
+ * custom policies' but for assign_values and accum_or_assign) skip the
+ * read, one round trip to memory of each. */
 HIVE_PROTO uint64_t hive_cache_old_score(const hive_cache_view *v, uint64_t s, int old)
 {
     return old ? hive_load64(&v->scores[s]) : 0;

@@ -737,24 +737,23 @@ HIVE_API hive_status hive_cache_load_fd(hive_cache *cache, int fd, uint64_t *cou
 /* ================================================================ the two-level table
  *
  * A dictionary of 64-bit keys and 64-bit values in two tiers behind one
- * handle (docs/tiered.md): a hot tier, a cache table (above) of
- * `hot_capacity` entries, on the GPU when there is one, and a cold tier, a
- * CPU dictionary of unbounded size (HIVE_KV64) in host memory.  The hot tier
- * holds the keys used last (LRU); the cold tier holds every other key.
+ * handle (docs/tiered.md): a cold tier, a CPU dictionary (HIVE_KV64) of
+ * every key, of unbounded size, in host memory, and a hot tier, a cache
+ * table (above) of `hot_capacity` entries, on the GPU when there is one,
+ * holding copies of the keys used last (LRU).
  *
- *   - upsert writes every key to the hot tier; a key that was not there
- *     takes the room of the hot tier's least recently used entry of its
- *     bucket, which is written back to the cold tier;
+ *   - upsert writes every key to the cold tier, then updates the hot copies
+ *     that exist; a key without one gets one, in the room of the least
+ *     recently used entry of its hot bucket, which is dropped;
  *   - find looks in the hot tier first, and the keys it misses in the cold
- *     tier; with HIVE_TIERED_PROMOTE_ON_FIND a key found cold moves to the
- *     hot tier (the entry it displaces moves down);
- *   - erase removes a key from the tier that holds it.
+ *     tier; with HIVE_TIERED_PROMOTE_ON_FIND a key found cold gets a hot
+ *     copy;
+ *   - erase removes a key's hot copy, then the key from the cold tier.
  *
- * Invariant: every key lives in exactly one tier, with its latest value.  No
- * call loses a key between the tiers: an entry leaves the hot tier only
- * through insert_and_evict, whose evicted entries are all written to the
- * cold tier in the same call, and the cold tier is grown for them before any
- * leaves, so that the write-back cannot run out of room.
+ * Invariant: every live key is in the cold tier with its latest value, and
+ * a hot copy holds the same value.  Entries leave the hot tier without
+ * being written anywhere, so no call can lose a key between the tiers, and
+ * the size is the cold tier's.
  *
  * Memory.  Every array is ordinary host memory (for either hot backend):
  * the cold tier is on the host, and the calls stage keys and values for the
@@ -771,13 +770,10 @@ HIVE_API hive_status hive_cache_load_fd(hive_cache *cache, int fd, uint64_t *cou
  * the keys were applied in order.
  *
  * Errors.  A call that fails part way returns the first error, having
- * applied the steps before the failing one (and, for an upsert, the values
- * of the failing step's keys that were already hot); the invariant holds
- * all the same.  Before keys enter the hot tier the cold tier is grown for
- * everything they may displace, and an out-of-memory failure there moves
- * nothing.  An entry is lost only if the cold table cannot place it even
- * then (at its largest size, or out of memory while growing for crowded
- * buckets), and the call returns that status; a CUDA error of the hot tier
+ * applied the steps before the failing one.  An upsert step whose cold
+ * write fails (out of memory while the cold table grows, or crowded
+ * buckets at its largest size) drops that step's keys from the hot tier, so
+ * that each key reads as its cold tier has it; a CUDA error of the hot tier
  * leaves it as a failed cache call does.
  *
  * Concurrency.  Calls on one handle are serialised by a lock of the handle
@@ -791,7 +787,7 @@ HIVE_API hive_status hive_cache_load_fd(hive_cache *cache, int fd, uint64_t *cou
 typedef enum hive_tiered_promote {
     HIVE_TIERED_PROMOTE_ON_FIND = 0, /* every key a find meets in the cold tier (the paper's
                                         working set: the keys used last are hot) */
-    HIVE_TIERED_PROMOTE_NEVER = 1    /* finds move nothing; only upserts fill the hot tier */
+    HIVE_TIERED_PROMOTE_NEVER = 1    /* finds move nothing; only upserts give keys hot copies */
 } hive_tiered_promote;
 
 #define HIVE_TIERED_CONFIG_VERSION 1u
@@ -814,8 +810,7 @@ typedef struct hive_tiered_config {
     uint32_t promote_one_in;     /* with PROMOTE_ON_FIND, a key found cold moves up with
                                     probability 1 / promote_one_in, drawn afresh for each find
                                     call (a key used often moves up soon; one used once rarely
-                                    displaces another, and each move costs the cold tier an erase
-                                    and a write-back); 1 = always; default 1 */
+                                    displaces another); 1 = always; default 1 */
 } hive_tiered_config;
 
 #define HIVE_TIERED_CONFIG_INIT                                                        \
@@ -845,8 +840,8 @@ HIVE_API hive_status hive_tiered_upsert(hive_tiered *tiered, uint64_t n, const u
 
 /* Looks up n keys in either tier.  keys: host, (n).  values: host, (n), or
  * NULL; written for found keys only.  found: host, (n) 1/0, or NULL.  With
- * HIVE_TIERED_PROMOTE_ON_FIND it moves the keys found cold to the hot tier,
- * so that it is a writer of both tiers. */
+ * HIVE_TIERED_PROMOTE_ON_FIND it gives the keys found cold hot copies, so
+ * that it is a writer of the hot tier. */
 HIVE_API hive_status hive_tiered_find(hive_tiered *tiered, uint64_t n, const uint64_t *keys,
                                       uint64_t *values, uint8_t *found, hive_stream stream);
 
@@ -855,18 +850,19 @@ HIVE_API hive_status hive_tiered_find(hive_tiered *tiered, uint64_t n, const uin
 HIVE_API hive_status hive_tiered_erase(hive_tiered *tiered, uint64_t n, const uint64_t *keys,
                                        uint8_t *results, hive_stream stream);
 
-/* Live keys of both tiers (exact between calls; host). */
+/* Live keys (the cold tier's; exact between calls; host). */
 HIVE_API hive_status hive_tiered_size(hive_tiered *tiered, uint64_t *size);
 
 /* Where the keys are and what moved, since creation. */
 typedef struct hive_tiered_stats {
-    uint64_t hot_size, cold_size; /* live keys of each tier (their sum is the size) */
+    uint64_t hot_size;            /* hot copies */
+    uint64_t cold_size;           /* live keys: the size */
     uint64_t hot_capacity;        /* entries */
     uint64_t hot_hits;            /* keys of finds found in the hot tier */
     uint64_t cold_hits;           /* keys of finds found in the cold tier */
     uint64_t misses;              /* keys of finds found in neither */
-    uint64_t promoted;            /* keys finds moved up to the hot tier */
-    uint64_t written_back;        /* entries evicted from the hot tier and written to the cold one */
+    uint64_t promoted;            /* keys found cold that finds gave hot copies */
+    uint64_t evicted;             /* hot copies dropped for others */
 } hive_tiered_stats;
 
 HIVE_API hive_status hive_tiered_stats_get(hive_tiered *tiered, hive_tiered_stats *stats);

@@ -97,7 +97,7 @@ struct hive_tiered {
     uint64_t *s_keys, *s_values;      /* a hot call's input (and find's values out) */
     uint64_t *s_keys2, *s_values2;    /* a second pair: find_missed's keys and their positions,
                                          or an upsert's keys new to the hot tier and their values */
-    uint64_t *s_evicted, *s_evicted_values; /* insert_and_evict's write-back */
+    uint64_t *s_evicted, *s_evicted_values; /* insert_and_evict's report (counted only) */
     uint8_t *s_flags;                 /* found flags and erase results of the hot tier */
     /* Host scratch, (config.batch) each. */
     uint32_t *at;                     /* a staged key's position in the caller's step */
@@ -116,21 +116,19 @@ struct hive_tiered {
  * (hot_capacity not yet rounded: the hot cache does that). */
 hive_status hive_tiered_config_resolve(const hive_tiered_config *config, hive_tiered_config *resolved);
 
-/* tiered_move.c: the m keys in keys/values (staging memory), distinct and
- * none of them in the hot tier, enter the hot tier; every key of them that
- * was in the cold tier leaves it, and every entry the hot tier evicts for
- * them (or refuses) is written to the cold tier.  The cold tier is grown
- * first, so that an out-of-memory failure leaves both tiers as they were.
- * `call` names the public call in errors. */
+/* tiered_move.c: the m keys in keys/values (staging memory), distinct, none
+ * of them in the hot tier, and each with its cold tier value, enter the hot
+ * tier; what it evicts for them is counted and dropped (its cold copies are
+ * current). */
 hive_status hive_tiered_admit(hive_tiered *t, uint64_t m, const uint64_t *keys, const uint64_t *values,
-                              hive_stream stream, const char *call);
+                              hive_stream stream);
 
 /* tiered_find.c, tiered_write.c: one step of at most config.batch keys;
  * reserved keys are skipped and counted into *skipped. */
 hive_status hive_tiered_find_step(hive_tiered *t, uint64_t n, const uint64_t *keys, uint64_t *values,
-                                  uint8_t *found, uint64_t *skipped, hive_stream stream, const char *call);
+                                  uint8_t *found, uint64_t *skipped, hive_stream stream);
 hive_status hive_tiered_upsert_step(hive_tiered *t, uint64_t n, const uint64_t *keys, const uint64_t *values,
-                                    uint64_t *skipped, hive_stream stream, const char *call);
+                                    uint64_t *skipped, hive_stream stream);
 hive_status hive_tiered_erase_step(hive_tiered *t, uint64_t n, const uint64_t *keys, uint8_t *results,
                                    uint64_t *skipped, hive_stream stream);
 

@@ -59,9 +59,8 @@ static hive_status alloc_buffers(hive_tiered *t)
 /* The two tiers: a cache of 8-byte values (I64, dim 1; LRU, so that every
  * new key is admitted and scores are the library's; 32-slot buckets, as
  * docs/tiered.md gives the hot tier's capacity; the unseeded hash, which
- * the tests aim keys with: a crowded hot bucket only sends keys to the cold
- * tier) and a KV64 dictionary that never shrinks (tiered_move.c's room
- * argument). */
+ * the tests aim keys with: a crowded hot bucket only keeps fewer copies)
+ * and a KV64 dictionary of every key that never shrinks. */
 static hive_status open_tiers(hive_tiered *t)
 {
     hive_cache_config hc = HIVE_CACHE_CONFIG_INIT;
@@ -230,7 +229,7 @@ static hive_status upsert_locked(hive_tiered *t, uint64_t n, const uint64_t *key
     uint64_t skipped = 0;
     for (uint64_t at = 0; at < n; at += t->config.batch) {
         uint64_t step = n - at < t->config.batch ? n - at : t->config.batch;
-        HIVE_TRY(hive_tiered_upsert_step(t, step, keys + at, values + at, &skipped, stream, call));
+        HIVE_TRY(hive_tiered_upsert_step(t, step, keys + at, values + at, &skipped, stream));
     }
     return reserved_status(skipped, call);
 }
@@ -253,7 +252,7 @@ static hive_status find_locked(hive_tiered *t, uint64_t n, const uint64_t *keys,
     for (uint64_t at = 0; at < n; at += t->config.batch) {
         uint64_t step = n - at < t->config.batch ? n - at : t->config.batch;
         HIVE_TRY(hive_tiered_find_step(t, step, keys + at, values != NULL ? values + at : NULL,
-                                       found != NULL ? found + at : NULL, &skipped, stream, call));
+                                       found != NULL ? found + at : NULL, &skipped, stream));
     }
     return reserved_status(skipped, call);
 }
@@ -298,10 +297,7 @@ static hive_status sizes(hive_tiered *t, uint64_t *hot, uint64_t *cold)
 static hive_status size_locked(hive_tiered *t, uint64_t *size)
 {
     HIVE_CHECK_ARG(size != NULL, "hive_tiered_size", "size is NULL");
-    uint64_t hot = 0, cold = 0;
-    HIVE_TRY(sizes(t, &hot, &cold));
-    *size = hot + cold; /* one tier a key */
-    return HIVE_SUCCESS;
+    return hive_size(t->cold, size); /* every key is cold; the hot tier holds copies */
 }
 
 hive_status hive_tiered_size(hive_tiered *tiered, uint64_t *size)

@@ -6,8 +6,9 @@
  *   4. unless PROMOTE_NEVER, the cold hits (one in promote_one_in of them,
  *      drawn), made unique, enter the hot tier
  *
- * A key the hot tier misses is wholly the cold tier's (one tier a key), so
- * the cold answer is final.  The loops run on the worker pool. */
+ * The cold tier has every key, and a hot copy has the cold value, so a hot
+ * hit and, for the keys the hot tier misses, the cold answer are final.
+ * The loops run on the worker pool. */
 #include <string.h>
 
 #include "base/check.h"
@@ -75,7 +76,7 @@ static void cold_range(hive_cpu_loop *loop, uint64_t k0, uint64_t k1)
 }
 
 hive_status hive_tiered_find_step(hive_tiered *t, uint64_t n, const uint64_t *keys, uint64_t *values,
-                                  uint8_t *found, uint64_t *skipped, hive_stream stream, const char *call)
+                                  uint8_t *found, uint64_t *skipped, hive_stream stream)
 {
     uint64_t u = hive_tiered_stage(t, n, keys);
     *skipped += n - u;
@@ -114,7 +115,7 @@ hive_status hive_tiered_find_step(hive_tiered *t, uint64_t n, const uint64_t *ke
     /* The cold hits drawn, made unique, move up: the staged keys are free now. */
     uint64_t m = hive_tiered_dedup_run(&t->dedup, t->pool, missed, t->s_keys2, t->c_values, t->s_flags,
                                        t->s_keys, t->s_values, NULL);
-    HIVE_TRY(hive_tiered_admit(t, m, t->s_keys, t->s_values, stream, call));
+    HIVE_TRY(hive_tiered_admit(t, m, t->s_keys, t->s_values, stream));
     t->stats.promoted += m;
     return HIVE_SUCCESS;
 }

@@ -12,11 +12,20 @@
  * untouched, result REJECTED_RESERVED).  NULL values and found flags of a
  * find are allowed.  The resolved config (hot backend, capacity rounded to
  * whole buckets); AUTO resolves to a backend that works (the CPU without a
- * GPU).  A handle that is not one. */
+ * GPU).  A handle that is not one.
+ *
+ * Out of memory, injected (HIVE_TEST_FAIL_ALLOC=N in a child, N rising until
+ * everything had memory): a create that runs out writes no handle; an
+ * upsert whose cold write runs out (the cold table must grow for it)
+ * returns OUT_OF_MEMORY having dropped its keys' hot copies, so that every
+ * key of it is then answered by the cold tier (no hot hit), with its old or
+ * its new value, the same in a second find, and the size counts the keys
+ * found. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "child.h"
 #include "tiered_test.h"
 
 static ht_target T;
@@ -176,13 +185,134 @@ static void calls(void)
     tt_close(t);
 }
 
+/* ---------------------------------------------------------------- out of memory, injected */
+
+#define OOM_OLD 48    /* keys with hot copies before the failing upsert */
+#define OOM_NEW 2000  /* new keys of it, past the cold table's 256 slots */
+
+/* What a find of keys[0..n) says after a failed upsert of them, each found
+ * key with value old[i] or new[i]; returns how many were found. */
+static uint64_t after_failure(hive_tiered *t, uint64_t n, const uint64_t *keys, const uint64_t *old,
+                              const uint64_t *new, uint64_t *values, uint8_t *found)
+{
+    hive_tiered_stats before = tt_stats(t);
+    HT_MUST(hive_tiered_find(t, n, keys, values, found, NULL));
+    HT_CHECK_EQ(tt_stats(t).hot_hits - before.hot_hits, 0, "%s", "hot hits among the failed upsert's keys");
+    uint64_t count = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        if (!found[i]) {
+            HT_CHECK(old[i] == 0, "key %llu, present before the failed upsert, is gone", (unsigned long long)i);
+            continue;
+        }
+        count++;
+        HT_CHECK(values[i] == new[i] || (old[i] != 0 && values[i] == old[i]), "key %llu: value %llu",
+                 (unsigned long long)i, (unsigned long long)values[i]);
+    }
+    return count;
+}
+
+/* The child: HIVE_TEST_FAIL_ALLOC=N is set.  Exit 10: create ran out; 11:
+ * the upsert ran out (and was checked); 0: everything had memory. */
+static int oom_child(void)
+{
+    ht_begin("tiered bad_input oom child");
+    hive_tiered_config c = tt_config(&T);
+    c.hot_capacity = 64;
+    c.cold_capacity = 256;
+    c.batch = 4096;
+    c.promote = HIVE_TIERED_PROMOTE_NEVER;
+    hive_tiered *sentinel = (hive_tiered *)(uintptr_t)0x1234, *t = sentinel;
+    hive_status s = hive_tiered_create(&c, &t);
+    if (s == HIVE_ERROR_OUT_OF_MEMORY) {
+        HT_CHECK(t == sentinel, "%s", "a create out of memory wrote *tiered");
+        return ht_finish() == 0 ? 10 : 1;
+    }
+    if (s != HIVE_SUCCESS)
+        t = tt_open(&T, &c); /* skip rules */
+    enum { N = OOM_OLD + OOM_NEW };
+    static uint64_t keys[N], old[N], new[N], values[N], values2[N];
+    static uint8_t found[N], found2[N];
+    for (uint64_t i = 0; i < N; i++) {
+        keys[i] = 0x9E3779B97F4A7C15ull * (i + 1) >> 1;
+        old[i] = i < OOM_OLD ? 1000 + i : 0;
+        new[i] = 5000 + i;
+    }
+    HT_MUST(hive_tiered_upsert(t, OOM_OLD, keys, old, NULL));
+    HT_CHECK(tt_stats(t).hot_size > 0, "%s", "no hot copies before the failing upsert");
+    s = hive_tiered_upsert(t, N, keys, new, NULL);
+    int code = 0;
+    if (s == HIVE_ERROR_OUT_OF_MEMORY) {
+        code = 11;
+        HT_CHECK(strlen(hive_last_error()) > 0, "%s", "no error text");
+        uint64_t count = after_failure(t, N, keys, old, new, values, found);
+        HT_MUST(hive_tiered_find(t, N, keys, values2, found2, NULL));
+        for (uint64_t i = 0; i < N; i++)
+            HT_CHECK(found2[i] == found[i] && (!found[i] || values2[i] == values[i]),
+                     "key %llu changed between two finds", (unsigned long long)i);
+        uint64_t size = 0;
+        HT_MUST(hive_tiered_size(t, &size));
+        HT_CHECK_EQ(size, count, "%s", "size after the failed upsert");
+    } else {
+        HT_CHECK_STATUS(s, HIVE_SUCCESS, "%s", "the upsert");
+        HT_MUST(hive_tiered_find(t, N, keys, values, found, NULL));
+        for (uint64_t i = 0; i < N; i++)
+            HT_CHECK(found[i] && values[i] == new[i], "key %llu: found %u value %llu", (unsigned long long)i,
+                     found[i], (unsigned long long)values[i]);
+    }
+    tt_close(t);
+    int f = ht_finish();
+    return f == 0 ? code : f;
+}
+
+static void injected_oom(const char *self)
+{
+    ht_context("out of memory injected (%s)", T.backend_name);
+    int saw_create = 0, saw_upsert = 0, done = 0;
+    for (int n = 0; n < 200 && !done; n++) {
+        char value[16];
+        snprintf(value, sizeof value, "%d", n);
+        char *argv[] = {(char *)self, (char *)T.backend_name, "--oom-child", NULL};
+        int code = ht_run_child(argv, "HIVE_TEST_FAIL_ALLOC", value, 60);
+        if (code == 10)
+            saw_create++;
+        else if (code == 11)
+            saw_upsert++;
+        else if (code == 0)
+            done = 1;
+        else if (code == HT_EXIT_SKIP)
+            return;
+        else
+            HT_CHECK(0, "child with HIVE_TEST_FAIL_ALLOC=%d exited %d", n, code);
+    }
+    HT_CHECK(done, "%s", "no HIVE_TEST_FAIL_ALLOC below 200 let the child through");
+    HT_CHECK(saw_create > 0 && saw_upsert > 0, "create ran out of memory %d times, the upsert %d", saw_create,
+             saw_upsert);
+    printf("  out of memory: create failed cleanly for %d values of HIVE_TEST_FAIL_ALLOC, the upsert for %d\n",
+           saw_create, saw_upsert);
+}
+
 int main(int argc, char **argv)
 {
-    ct_target_from_args(&T, argc, argv, "<cpu|cuda> [--scale F]");
+    const char *usage = "<cpu|cuda> [--scale F] [--oom-child]";
+    ct_target_from_args(&T, argc, argv, usage);
+    int child = 0;
+    for (int a = 2; a < argc; a++) {
+        if (strcmp(argv[a], "--scale") == 0 && a + 1 < argc)
+            a++;
+        else if (strcmp(argv[a], "--oom-child") == 0)
+            child = 1;
+        else {
+            fprintf(stderr, "usage: %s %s\n", argv[0], usage);
+            return HT_EXIT_FAIL;
+        }
+    }
+    if (child)
+        return oom_child();
     static char name[64];
     snprintf(name, sizeof name, "tiered bad_input %s", T.backend_name);
     ht_begin(name);
     configs();
     calls();
+    injected_oom(argv[0]);
     return ht_finish();
 }

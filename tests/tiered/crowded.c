@@ -1,27 +1,27 @@
 /* crowded.c — the two-level table where its hot tier overflows on purpose:
  * keys aimed at one or two buckets of the hot cache (its own placement), so
- * that every new key evicts, and the tier a key is in is known.
+ * that every new key evicts, and which keys have hot copies is known.
  *
  *   hive-tiered-crowded <cpu|cuda> [--scale F] [--seed S]
  *
  * `demote` (PROMOTE_NEVER, hot tier of two 32-slot buckets): 64 keys of
- * bucket 0 upserted one a call leave the first 32 cold and the last 32 hot
- * (LRU; written back 32); a find reports each where it is (hot or cold
- * hits); a cold key upserted moves up and evicts the least recent hot key;
- * erased then, it is gone (no stale cold copy comes back); a hot key
- * pushed down, updated (up again) and pushed down once more keeps its last
- * value; erases in either tier leave the other alone; one batch of 100 new
- * keys of bucket 0, each twice with two values, keeps every key with its
- * second value (the batch evicts its own keys); a batch over buckets 0 and 1
- * and an erase of half of it across both tiers.
+ * bucket 0 upserted one a call leave the last 32 with hot copies (LRU; 32
+ * evicted) and all 64 cold; a find reports each where it is answered (hot
+ * or cold hits); a key without a hot copy upserted gets one and evicts the
+ * least recent; erased then, it is gone (no cold copy comes back); a hot key
+ * dropped, updated (hot again) and dropped once more keeps its last value;
+ * an erase of a key with a hot copy removes both, of one without only the
+ * cold; one batch of 100 new keys of bucket 0, each twice with two values,
+ * keeps every key with its second value (the batch evicts its own keys); a
+ * batch over buckets 0 and 1 and an erase of half of it.
  *
- * `promote` (PROMOTE_ON_FIND, one bucket): a find of a cold key moves it up
- * (cold hit, promoted, one entry written back), a second find is a hot hit,
- * the key it displaced is cold; a find repeating a cold key ten times
- * promotes it once.
+ * `promote` (PROMOTE_ON_FIND, one bucket): a find of a cold key gives it a
+ * hot copy (cold hit, promoted, one entry evicted), a second find is a hot
+ * hit, the key it displaced is answered cold; a find repeating a cold key
+ * ten times promotes it once.
  *
  * After every call: every key (aimed and a few never inserted) against the
- * oracle, sizes, hot + cold == size. */
+ * oracle, sizes, cold == size. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,6 +86,7 @@ static void find_in(hive_tiered *t, uint64_t key, int hot)
                 (unsigned long long)key);
 }
 
+/* Hot copies and cold keys (every key). */
 static void tiers(hive_tiered *t, uint64_t hot, uint64_t cold, const char *what)
 {
     hive_tiered_stats s = tt_stats(t);
@@ -110,27 +111,27 @@ static void demote(void)
         a[i] = aimed(B, 0);
     for (int i = 0; i < 32; i++)
         upsert1(t, a[i], 100 + (uint64_t)i);
-    tiers(t, 32, 0, "32 keys of one bucket");
+    tiers(t, 32, 32, "32 keys of one bucket");
     check(t, "demote: 32 keys");
     for (int i = 32; i < 64; i++) {
         upsert1(t, a[i], 100 + (uint64_t)i);
         check(t, "demote: filling past the bucket");
     }
-    tiers(t, 32, 32, "64 keys of one bucket");
-    HT_CHECK_EQ(tt_stats(t).written_back, 32, "%s", "entries written back");
+    tiers(t, 32, 64, "64 keys of one bucket");
+    HT_CHECK_EQ(tt_stats(t).evicted, 32, "%s", "hot copies evicted");
     for (int i = 0; i < 64; i += 9)
         find_in(t, a[i], i >= 32);
 
-    /* A cold key written again moves up; erased, nothing of it is left. */
+    /* A key without a hot copy written again gets one; erased, nothing of it is left. */
     upsert1(t, a[0], 7000);
-    tiers(t, 32, 32, "a cold key upserted");
+    tiers(t, 32, 64, "a cold key upserted");
     find_in(t, a[0], 1);
-    find_in(t, a[32], 0); /* the least recent hot key went down for it */
+    find_in(t, a[32], 0); /* the least recent hot copy was evicted for it */
     erase1(t, a[0], HIVE_RESULT_ERASED);
-    tiers(t, 31, 32, "the upserted key erased");
+    tiers(t, 31, 63, "the upserted key erased");
     check(t, "demote: no resurrection after erase");
 
-    /* A hot key pushed down, updated, pushed down again: its last value. */
+    /* A hot copy evicted, the key updated, evicted again: its last value. */
     uint64_t b[32], d[32];
     for (int i = 0; i < 32; i++)
         b[i] = aimed(B, 0), d[i] = aimed(B, 0);
@@ -142,16 +143,16 @@ static void demote(void)
     for (int i = 0; i < 32; i++)
         upsert1(t, d[i], 300 + (uint64_t)i);
     find_in(t, a[63], 0);
-    check(t, "demote: a key pushed down twice");
+    check(t, "demote: a hot copy evicted twice");
 
-    /* Erases in either tier. */
+    /* Erases of keys with and without hot copies. */
     hive_tiered_stats s = tt_stats(t);
-    erase1(t, a[5], HIVE_RESULT_ERASED); /* cold since the first fill */
+    erase1(t, a[5], HIVE_RESULT_ERASED); /* no hot copy since the first fill */
     tiers(t, s.hot_size, s.cold_size - 1, "a cold key erased");
     erase1(t, d[31], HIVE_RESULT_ERASED); /* the most recent */
-    tiers(t, s.hot_size - 1, s.cold_size - 1, "a hot key erased");
+    tiers(t, s.hot_size - 1, s.cold_size - 2, "a key with a hot copy erased");
     erase1(t, a[5], HIVE_RESULT_NOT_FOUND);
-    check(t, "demote: erases in either tier");
+    check(t, "demote: erases with and without hot copies");
 
     /* One batch of 100 new keys of bucket 0, each twice: the second value. */
     uint64_t keys[200], values[200];
@@ -178,6 +179,7 @@ static void demote(void)
         ht_ref_del(&oracle, keys[30 + i]);
     }
     check(t, "demote: half a two-bucket batch erased");
+    HT_CHECK_EQ(tt_stats(t).cold_size, ht_ref_size(&oracle), "%s", "cold size after the erases");
     tt_close(t);
 }
 
@@ -195,13 +197,13 @@ static void promote(void)
         a[i] = aimed(B, 0);
         upsert1(t, a[i], 900 + (uint64_t)i);
     }
-    tiers(t, 32, 32, "64 keys over a 32-entry hot tier");
+    tiers(t, 32, 64, "64 keys over a 32-entry hot tier");
     hive_tiered_stats before = tt_stats(t);
     find_in(t, a[0], 0);
     hive_tiered_stats after = tt_stats(t);
     HT_CHECK_EQ(after.promoted - before.promoted, 1, "%s", "a cold find: promoted");
-    HT_CHECK_EQ(after.written_back - before.written_back, 1, "%s", "a cold find: written back");
-    tiers(t, 32, 32, "one key promoted");
+    HT_CHECK_EQ(after.evicted - before.evicted, 1, "%s", "a cold find: one hot copy evicted");
+    tiers(t, 32, 64, "one key promoted");
     find_in(t, a[0], 1);
     find_in(t, a[32], 0); /* displaced by a[0]; this find brings it back up */
 
@@ -218,7 +220,7 @@ static void promote(void)
                  (unsigned long long)values[i]);
     after = tt_stats(t);
     HT_CHECK_EQ(after.promoted - before.promoted, 1, "%s", "a key repeated in a find: promoted");
-    tiers(t, 32, 32, "after promotions");
+    tiers(t, 32, 64, "after promotions");
     check(t, "promote: every key (the check's finds promote too)");
     check(t, "promote: again, after the check's own promotions");
     tt_close(t);

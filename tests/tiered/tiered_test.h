@@ -30,13 +30,13 @@ hive_tiered_stats tt_stats(hive_tiered *tiered);
 /* Checks the table against the oracle: every key of keys[0..n) (present
  * in the oracle or not) found exactly when the oracle has it, with its
  * value, absent keys' value entries untouched; hive_tiered_size equal to the
- * oracle's size, and to the tiers' sizes summed; the hot tier within its
- * capacity.  Finds go in batches of `batch` keys.  Returns the failures. */
+ * oracle's size and to the cold tier's (every key is cold); the hot tier
+ * within its capacity and the size.  Finds go in batches of `batch` keys.  Returns the failures. */
 uint64_t tt_check_all(hive_tiered *tiered, const ht_ref *oracle, const uint64_t *keys, uint64_t n,
                       uint64_t batch);
 
-/* Sizes only (cheap, after every call): size == oracle, hot + cold == size,
- * hot <= capacity. */
+/* Sizes only (cheap, after every call): size == oracle == cold,
+ * hot <= capacity, hot <= size. */
 void tt_check_sizes(hive_tiered *tiered, const ht_ref *oracle);
 
 /* Key ranks in [0, universe): Zipf (exponent s) by inverse CDF, or uniform

@@ -861,7 +861,8 @@ typedef struct hive_tiered_stats {
     uint64_t hot_hits;            /* keys of finds found in the hot tier */
     uint64_t cold_hits;           /* keys of finds found in the cold tier */
     uint64_t misses;              /* keys of finds found in neither */
-    uint64_t promoted;            /* keys found cold that finds gave hot copies */
+    uint64_t promoted;            /* cold hits of finds sent to the hot tier (a key repeated in
+                                     one find is sent each time, and gets one copy) */
     uint64_t evicted;             /* hot copies dropped for others */
 } hive_tiered_stats;
 

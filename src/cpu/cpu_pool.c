@@ -4,35 +4,82 @@
  * the tables that hold it; the list and the counts are guarded by
  * `pools_lock`, taken only when a table is created or destroyed.
  *
- * One task at a time: the caller that wins `owner` publishes the task under
- * `lock`, bumps `generation` and wakes every worker; each worker runs the
- * task once per generation and the last one to finish signals `done`.  All
- * hand-offs go through the mutex, so the caller sees everything the workers
- * wrote (results, outcome counters) once hive_cpu_pool_run returns. */
+ * One task at a time: the caller that wins `owner` publishes the task and
+ * bumps `generation` (a release store); each worker runs the task once per
+ * generation and counts itself out of `pending` (release), and the caller
+ * returns once it reads 0 there (acquire), so it sees everything the
+ * workers wrote.  Both sides spin for HIVE_POOL_SPIN_NS before they sleep
+ * on a condition variable: a call's loops come back to back (the two-level
+ * table runs ten a step), and waking sleeping threads through one mutex
+ * cost tens of microseconds a loop, where a spinning worker starts in
+ * about one (docs/perf.md, "CPU backend").  Sleeping and waking go through
+ * `lock`: a worker re-reads the generation under it before it waits, and
+ * the caller broadcasts under it after the bump, so no wake-up is lost;
+ * likewise for `done`. */
 #include "cpu_pool.h"
 
 #include <pthread.h>
 #include <signal.h>
 #include <string.h>
+#include <time.h>
 
 #include "base/alloc.h"
 #include "base/check.h"
 
+/* How long a worker waits for the next task, and the caller for the last
+ * worker, before sleeping. */
+#define HIVE_POOL_SPIN_NS 100000
+
 struct hive_cpu_pool {
     pthread_mutex_t owner; /* held by the caller whose task the workers run */
-    pthread_mutex_t lock;  /* guards everything below */
+    pthread_mutex_t lock;  /* sleeping and waking */
     pthread_cond_t wake;   /* workers: a new generation, or stop */
     pthread_cond_t done;   /* the caller: pending reached 0 */
-    uint64_t generation;   /* bumped once per task */
-    uint32_t pending;      /* workers still running the current task */
-    int stop;
-    void (*task)(void *);
+    uint64_t generation;   /* bumped once per task (__atomic) */
+    uint32_t pending;      /* workers still running the current task (__atomic) */
+    int stop;              /* (__atomic) */
+    void (*task)(void *);  /* published by the generation's release store */
     void *arg;
     uint32_t workers;      /* threads started */
     pthread_t *threads;
     uint32_t holders;      /* tables holding the pool (pools_lock) */
     hive_cpu_pool *next;   /* the process's next pool (pools_lock) */
 };
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ volatile("yield");
+#endif
+}
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Spins until *word differs from `from`, for at most HIVE_POOL_SPIN_NS;
+ * returns whether it did (acquire). */
+static int spin_until_changed(const uint64_t *word, uint64_t from)
+{
+    uint64_t deadline = 0;
+    for (uint32_t i = 0;; i++) {
+        if (__atomic_load_n(word, __ATOMIC_ACQUIRE) != from)
+            return 1;
+        if ((i & 255) == 0) {
+            uint64_t t = now_ns();
+            if (deadline == 0)
+                deadline = t + HIVE_POOL_SPIN_NS;
+            else if (t > deadline)
+                return 0;
+        }
+        cpu_relax();
+    }
+}
 
 static pthread_mutex_t pools_lock = PTHREAD_MUTEX_INITIALIZER;
 static hive_cpu_pool *pools; /* every pool held by some table */
@@ -41,30 +88,33 @@ static void *worker_main(void *p)
 {
     hive_cpu_pool *pool = p;
     uint64_t seen = 0; /* the generation at creation: nothing to run yet */
-    pthread_mutex_lock(&pool->lock);
     for (;;) {
-        while (!pool->stop && pool->generation == seen)
-            pthread_cond_wait(&pool->wake, &pool->lock);
-        if (pool->stop)
+        if (!spin_until_changed(&pool->generation, seen)) {
+            pthread_mutex_lock(&pool->lock);
+            while (!__atomic_load_n(&pool->stop, __ATOMIC_ACQUIRE) &&
+                   __atomic_load_n(&pool->generation, __ATOMIC_ACQUIRE) == seen)
+                pthread_cond_wait(&pool->wake, &pool->lock);
+            pthread_mutex_unlock(&pool->lock);
+        }
+        if (__atomic_load_n(&pool->stop, __ATOMIC_ACQUIRE))
             break;
-        seen = pool->generation;
-        void (*task)(void *) = pool->task;
-        void *arg = pool->arg;
-        pthread_mutex_unlock(&pool->lock);
-        task(arg);
-        pthread_mutex_lock(&pool->lock);
-        if (--pool->pending == 0)
+        seen = __atomic_load_n(&pool->generation, __ATOMIC_ACQUIRE);
+        pool->task(pool->arg);
+        if (__atomic_sub_fetch(&pool->pending, 1, __ATOMIC_ACQ_REL) == 0) {
+            pthread_mutex_lock(&pool->lock);
             pthread_cond_signal(&pool->done);
+            pthread_mutex_unlock(&pool->lock);
+        }
     }
-    pthread_mutex_unlock(&pool->lock);
     return NULL;
 }
 
 /* Stops and joins the first `started` workers and frees the pool. */
 static void pool_free(hive_cpu_pool *pool, uint32_t started)
 {
+    __atomic_store_n(&pool->stop, 1, __ATOMIC_RELEASE);
+    __atomic_add_fetch(&pool->generation, 1, __ATOMIC_RELEASE); /* ends the spinning */
     pthread_mutex_lock(&pool->lock);
-    pool->stop = 1;
     pthread_cond_broadcast(&pool->wake);
     pthread_mutex_unlock(&pool->lock);
     for (uint32_t i = 0; i < started; i++)
@@ -158,20 +208,25 @@ void hive_cpu_pool_run(hive_cpu_pool *pool, void (*task)(void *), void *arg)
         task(arg);
         return;
     }
-    pthread_mutex_lock(&pool->lock);
     pool->task = task;
     pool->arg = arg;
-    pool->pending = pool->workers;
-    pool->generation++;
+    __atomic_store_n(&pool->pending, pool->workers, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&pool->generation, 1, __ATOMIC_RELEASE);
+    pthread_mutex_lock(&pool->lock);
     pthread_cond_broadcast(&pool->wake);
     pthread_mutex_unlock(&pool->lock);
 
     task(arg);
 
-    pthread_mutex_lock(&pool->lock);
-    while (pool->pending != 0)
-        pthread_cond_wait(&pool->done, &pool->lock);
-    pthread_mutex_unlock(&pool->lock);
+    uint64_t deadline = now_ns() + HIVE_POOL_SPIN_NS;
+    while (__atomic_load_n(&pool->pending, __ATOMIC_ACQUIRE) != 0 && now_ns() < deadline)
+        cpu_relax();
+    if (__atomic_load_n(&pool->pending, __ATOMIC_ACQUIRE) != 0) {
+        pthread_mutex_lock(&pool->lock);
+        while (__atomic_load_n(&pool->pending, __ATOMIC_ACQUIRE) != 0)
+            pthread_cond_wait(&pool->done, &pool->lock);
+        pthread_mutex_unlock(&pool->lock);
+    }
     pthread_mutex_unlock(&pool->owner);
 }
 

@@ -1,6 +1,8 @@
-/* cpu_pool.h — the CPU backend's worker threads.  They are started once and
- * sleep between batches: a batch wakes them with one broadcast instead of
- * paying pthread_create and join for every call.  Every table and cache of
+/* cpu_pool.h — the CPU backend's worker threads.  They are started once,
+ * wait a moment spinning after each task and then sleep, so that a task that
+ * follows at once starts in about a microsecond and a later one wakes them
+ * with one broadcast, instead of paying pthread_create and join for every
+ * call.  Every table and cache of
  * the process that asks for the same number of workers shares one pool, so
  * that a program holding hundreds of small tables does not hold hundreds of
  * idle threads per core. */

@@ -74,7 +74,13 @@ struct hive_tiered_compact {
     uint64_t n;
     uint64_t *offsets; /* (blocks): kept per block, then where each block's go */
     int moving;        /* 0: the counting pass, 1: the moving pass */
+    int in_place_first; /* the counting pass moves each kept element to its own position */
 };
+
+/* Work units of the pool's loop (cpu_loop.h) a key of a compaction costs:
+ * it reads and writes several arrays, so that compactions of tens of
+ * thousands of keys are shared out. */
+#define HIVE_TIERED_COMPACT_COST 4u
 
 /* Returns how many were kept. */
 uint64_t hive_tiered_compact_run(hive_cpu_pool *pool, hive_tiered_compact *c, uint64_t n, uint64_t *offsets);

@@ -1,8 +1,12 @@
 /* tiered_compact.c — a step's compactions (its unreserved keys, the keys
- * the hot tier lacks or did not erase) on the worker pool: a counting pass over fixed blocks,
- * offsets by a prefix sum on the calling thread, a moving pass that puts
- * each block's kept elements at its offset in order.  Out of place, so that
- * no block overwrites what another still reads. */
+ * the hot tier lacks, the cold hits that move up) on the worker pool: a
+ * counting pass over fixed blocks, offsets by a prefix sum on the calling
+ * thread, a moving pass that puts each block's kept elements at its offset
+ * in order.  Out of place, so that no block overwrites what another still
+ * reads.  A compaction that usually keeps everything (`in_place_first`)
+ * moves each element to its own position in the counting pass, and skips
+ * the moving pass when nothing was dropped: one pass over the keys instead
+ * of two. */
 #include "tiered/tiered.h"
 
 static void compact_range(hive_cpu_loop *loop, uint64_t b0, uint64_t b1)
@@ -16,8 +20,11 @@ static void compact_range(hive_cpu_loop *loop, uint64_t b0, uint64_t b1)
                 continue;
             if (c->moving)
                 c->move(c, i, to++);
-            else
+            else {
+                if (c->in_place_first)
+                    c->move(c, i, i);
                 kept++;
+            }
         }
         if (!c->moving)
             c->offsets[b] = kept;
@@ -31,14 +38,16 @@ uint64_t hive_tiered_compact_run(hive_cpu_pool *pool, hive_tiered_compact *c, ui
     c->n = n;
     c->offsets = offsets;
     c->moving = 0;
-    hive_cpu_loop_run(pool, &c->loop, blocks, HIVE_TIERED_BLOCK);
+    hive_cpu_loop_run(pool, &c->loop, blocks, HIVE_TIERED_COMPACT_COST * HIVE_TIERED_BLOCK);
     for (uint64_t b = 0; b < blocks; b++) {
         uint64_t kept = offsets[b];
         offsets[b] = total;
         total += kept;
     }
+    if (total == n && c->in_place_first)
+        return total;
     c->moving = 1;
-    hive_cpu_loop_run(pool, &c->loop, blocks, 2 * HIVE_TIERED_BLOCK);
+    hive_cpu_loop_run(pool, &c->loop, blocks, 2 * HIVE_TIERED_COMPACT_COST * HIVE_TIERED_BLOCK);
     return total;
 }
 
@@ -64,6 +73,6 @@ static void stage_move(hive_tiered_compact *c, uint64_t from, uint64_t to)
 
 uint64_t hive_tiered_stage(hive_tiered *t, uint64_t n, const uint64_t *keys)
 {
-    stage_job j = {{.keep = stage_keep, .move = stage_move}, keys, t};
+    stage_job j = {{.keep = stage_keep, .move = stage_move, .in_place_first = 1}, keys, t};
     return hive_tiered_compact_run(t->pool, &j.c, n, t->offsets);
 }

@@ -4,7 +4,9 @@
  *   2. hot tier: find_missed; the hits' values and flags scattered out
  *   3. cold tier: find of the misses; their values and flags scattered out
  *   4. unless PROMOTE_NEVER, the cold hits (one in promote_one_in of them,
- *      drawn), made unique, enter the hot tier
+ *      drawn) enter the hot tier.  A key repeated among them carries one
+ *      value (the cold tier's, read in this step), so its repeats may enter
+ *      together: the cache gives the key one copy.
  *
  * The cold tier has every key, and a hot copy has the cold value, so a hot
  * hit and, for the keys the hot tier misses, the cold answer are final.
@@ -75,6 +77,21 @@ static void cold_range(hive_cpu_loop *loop, uint64_t k0, uint64_t k1)
     __atomic_fetch_add(&o->cold_hits, hits, __ATOMIC_RELAXED);
 }
 
+/* The drawn cold hits (s_flags), with their values, into s_keys/s_values. */
+typedef struct up_job {
+    hive_tiered_compact c;
+    hive_tiered *t;
+} up_job;
+
+static int up_keep(const hive_tiered_compact *c, uint64_t k) { return ((const up_job *)c)->t->s_flags[k]; }
+
+static void up_move(hive_tiered_compact *c, uint64_t from, uint64_t to)
+{
+    hive_tiered *t = ((up_job *)c)->t;
+    t->s_keys[to] = t->s_keys2[from];
+    t->s_values[to] = t->c_values[from];
+}
+
 hive_status hive_tiered_find_step(hive_tiered *t, uint64_t n, const uint64_t *keys, uint64_t *values,
                                   uint8_t *found, uint64_t *skipped, hive_stream stream)
 {
@@ -112,9 +129,9 @@ hive_status hive_tiered_find_step(hive_tiered *t, uint64_t n, const uint64_t *ke
     t->stats.misses += missed - o.cold_hits;
     if (o.cold_hits == 0 || t->config.promote == HIVE_TIERED_PROMOTE_NEVER)
         return HIVE_SUCCESS;
-    /* The cold hits drawn, made unique, move up: the staged keys are free now. */
-    uint64_t m = hive_tiered_dedup_run(&t->dedup, t->pool, missed, t->s_keys2, t->c_values, t->s_flags,
-                                       t->s_keys, t->s_values, NULL);
+    /* The cold hits drawn move up: the staged keys are free now. */
+    up_job uj = {{.keep = up_keep, .move = up_move}, t};
+    uint64_t m = hive_tiered_compact_run(t->pool, &uj.c, missed, t->offsets);
     HIVE_TRY(hive_tiered_admit(t, m, t->s_keys, t->s_values, stream));
     t->stats.promoted += m;
     return HIVE_SUCCESS;

@@ -18,7 +18,7 @@
  * `promote` (PROMOTE_ON_FIND, one bucket): a find of a cold key gives it a
  * hot copy (cold hit, promoted, one entry evicted), a second find is a hot
  * hit, the key it displaced is answered cold; a find repeating a cold key
- * ten times promotes it once.
+ * ten times sends it up ten times, which gives it one copy and evicts one.
  *
  * After every call: every key (aimed and a few never inserted) against the
  * oracle, sizes, cold == size. */
@@ -207,7 +207,8 @@ static void promote(void)
     find_in(t, a[0], 1);
     find_in(t, a[32], 0); /* displaced by a[0]; this find brings it back up */
 
-    /* A cold key repeated ten times in one find: found ten times, promoted once. */
+    /* A cold key repeated ten times in one find: found ten times, sent up ten
+     * times, one copy (one eviction), a hot hit next. */
     uint64_t keys[10], values[10];
     uint8_t found[10];
     for (int i = 0; i < 10; i++)
@@ -219,8 +220,10 @@ static void promote(void)
         HT_CHECK(found[i] == 1 && values[i] == 901, "repeat %d: found %u value %llu", i, found[i],
                  (unsigned long long)values[i]);
     after = tt_stats(t);
-    HT_CHECK_EQ(after.promoted - before.promoted, 1, "%s", "a key repeated in a find: promoted");
+    HT_CHECK_EQ(after.promoted - before.promoted, 10, "%s", "a key repeated in a find: sent up");
+    HT_CHECK_EQ(after.evicted - before.evicted, 1, "%s", "a key repeated in a find: copies evicted");
     tiers(t, 32, 64, "after promotions");
+    find_in(t, a[1], 1);
     check(t, "promote: every key (the check's finds promote too)");
     check(t, "promote: again, after the check's own promotions");
     tt_close(t);

@@ -272,6 +272,49 @@ class CacheFilter(ctypes.Structure):
     ]
 
 
+# ---------------------------------------------------------------- two-level table
+
+
+class TieredPromote(enum.IntEnum):
+    ON_FIND = 0
+    NEVER = 1
+
+
+TIERED_CONFIG_VERSION = 1
+
+
+class TieredConfig(ctypes.Structure):
+    """hive_tiered_config."""
+
+    _fields_ = [
+        ("struct_size", ctypes.c_uint32),
+        ("version", ctypes.c_uint32),
+        ("hot_backend", _enum),
+        ("device", ctypes.c_int),
+        ("hot_capacity", ctypes.c_uint64),
+        ("cold_capacity", ctypes.c_uint64),
+        ("promote", _enum),
+        ("batch", ctypes.c_uint32),
+        ("threads", ctypes.c_uint32),
+        ("promote_one_in", ctypes.c_uint32),
+    ]
+
+
+def tiered_config_init():
+    """HIVE_TIERED_CONFIG_INIT, as the library gives it (hive_tiered_config_init)."""
+    config = TieredConfig()
+    hive_tiered_config_init(ctypes.byref(config))
+    return config
+
+
+class TieredStats(ctypes.Structure):
+    """hive_tiered_stats."""
+
+    _fields_ = [(name, ctypes.c_uint64) for name in ("hot_size", "cold_size", "hot_capacity", "hot_hits",
+                                                     "cold_hits", "misses", "promoted", "evicted")]
+
+
+_tiered_p = ctypes.c_void_p
 _cache_p = ctypes.c_void_p
 cache_write_fn = ctypes.CFUNCTYPE(ctypes.c_size_t, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t)
 cache_read_fn = ctypes.CFUNCTYPE(ctypes.c_size_t, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t)
@@ -333,6 +376,15 @@ _functions = {
     "hive_cache_load": (_status, [_cache_p, cache_read_fn, ctypes.c_void_p, _u64_p]),
     "hive_cache_save_fd": (_status, [_cache_p, ctypes.c_int, _u64_p]),
     "hive_cache_load_fd": (_status, [_cache_p, ctypes.c_int, _u64_p]),
+    "hive_tiered_config_init": (None, [_P(TieredConfig)]),
+    "hive_tiered_create": (_status, [_P(TieredConfig), _P(_tiered_p)]),
+    "hive_tiered_destroy": (_status, [_tiered_p]),
+    "hive_tiered_get_config": (_status, [_tiered_p, _P(TieredConfig)]),
+    "hive_tiered_upsert": (_status, [_tiered_p, _u64, _array, _array, hive_stream]),
+    "hive_tiered_find": (_status, [_tiered_p, _u64, _array, _array, _u8_p, hive_stream]),
+    "hive_tiered_erase": (_status, [_tiered_p, _u64, _array, _u8_p, hive_stream]),
+    "hive_tiered_size": (_status, [_tiered_p, _u64_p]),
+    "hive_tiered_stats_get": (_status, [_tiered_p, _P(TieredStats)]),
 }
 
 for _name, (_restype, _argtypes) in _functions.items():

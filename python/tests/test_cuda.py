@@ -1,4 +1,5 @@
-"""hive.Table and hive.CacheTable on the CUDA backend with CuPy arrays and PyTorch tensors.
+"""hive.Table and hive.CacheTable on the CUDA backend with CuPy arrays and PyTorch tensors, and
+hive.TieredTable with its hot tier on the GPU (host arrays).
 
 Skipped without a GPU reachable through CuPy or PyTorch, unless
 HIVE_REQUIRE_GPU=1 (as for the C tests), which makes that a failure.
@@ -99,3 +100,19 @@ def test_embedding_cache_example_on_cuda():
     output = subprocess.run([sys.executable, example, "--backend", "cuda", "--steps", "10"],
                             check=True, capture_output=True, text=True).stdout
     assert "on cuda" in output and "matches the dense reference" in output
+
+
+def test_tiered_table_with_a_cuda_hot_tier():
+    """The two-level table takes host arrays whatever its hot tier; here the hot tier is on the GPU."""
+    rng = np.random.default_rng(5)
+    with hive.TieredTable(hot_capacity=1024, cold_capacity=1 << 14, backend="cuda", batch=4096) as t:
+        assert t.cuda
+        keys = np.arange(1, 20001, dtype=np.uint64)
+        t.upsert(keys, keys * np.uint64(3))
+        for _ in range(5):
+            batch = rng.choice(keys[:2000], 5000)  # a hot set of 2000 over a hot tier of 1024
+            values, found = t.find(batch)
+            assert found.all() and (values == batch * np.uint64(3)).all()
+        stats = t.stats()
+        assert stats["hot_hits"] > 0 and stats["cold_size"] == 20000 == len(t)
+        assert (t.erase(keys[:10]) == hive.Result.ERASED).all() and len(t) == 19990

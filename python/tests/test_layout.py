@@ -11,13 +11,16 @@ from hive import _lib
 
 INCLUDE = os.path.join(os.path.dirname(__file__), "..", "..", "include")
 STRUCTS = {"hive_config": _lib.Config, "hive_cache_config": _lib.CacheConfig, "hive_stats": _lib.Stats,
-           "hive_cache_filter": _lib.CacheFilter, "hive_async_status": _lib.AsyncStatus}
+           "hive_cache_filter": _lib.CacheFilter, "hive_async_status": _lib.AsyncStatus,
+           "hive_tiered_config": _lib.TieredConfig, "hive_tiered_stats": _lib.TieredStats}
 
 
 def test_sizes_on_lp64():
     assert ctypes.sizeof(_lib.Config) == 112
     assert ctypes.sizeof(_lib.CacheConfig) == 88
     assert ctypes.sizeof(_lib.CacheFilter) == 32
+    assert ctypes.sizeof(_lib.TieredConfig) == 48
+    assert ctypes.sizeof(_lib.TieredStats) == 64
 
 
 def test_layout_matches_the_header(tmp_path):
@@ -50,7 +53,10 @@ def test_config_init_is_accepted():
 
 def test_init_matches_this_header_and_library():
     config, cache_config = _lib.config_init(), _lib.cache_config_init()
+    tiered_config = _lib.tiered_config_init()
     assert (config.struct_size, config.version) == (ctypes.sizeof(_lib.Config), _lib.CONFIG_VERSION)
+    assert (tiered_config.struct_size, tiered_config.version) == (ctypes.sizeof(_lib.TieredConfig),
+                                                                  _lib.TIERED_CONFIG_VERSION)
     assert (cache_config.struct_size, cache_config.version) == (ctypes.sizeof(_lib.CacheConfig),
                                                                 _lib.CACHE_CONFIG_VERSION)
     assert config.design == _lib.Design.HIVE and config.max_load_factor == 0.9

@@ -93,6 +93,9 @@ uint64_t hive_tiered_stage(struct hive_tiered *t, uint64_t n, const uint64_t *ke
 
 struct hive_tiered {
     uint32_t magic;             /* HIVE_TIERED_MAGIC, HIVE_TIERED_DYING, or 0 once freed */
+    uint64_t calls;             /* calls inside the API, for hive_tiered_destroy (atomic); beside
+                                   the magic, so that a call on a foreign pointer touches only
+                                   its first 16 bytes */
     hive_tiered_config config;  /* resolved */
     hive_cache *hot;
     hive_table *cold;
@@ -115,7 +118,6 @@ struct hive_tiered {
     hive_tiered_stats stats;          /* the counters; sizes filled by hive_tiered_stats_get */
     uint64_t finds;                   /* find steps so far: salts promote_one_in's draws */
     pthread_mutex_t lock;             /* serialises the calls (hive.h) */
-    uint64_t calls;                   /* calls inside the API, for hive_tiered_destroy (atomic) */
 };
 
 /* tiered_config.c: checks *config and resolves its defaults into *resolved

@@ -176,12 +176,14 @@ static void calls(void)
     HT_CHECK_STATUS(hive_tiered_erase(t, 8, keys, NULL, NULL), HIVE_ERROR_RESERVED_KEY, "%s",
                     "erase without results");
 
-    /* Not a handle: a zeroed block of the handle's first bytes. */
-    uint64_t fake[64] = {0};
+    /* Not a handle: a zeroed block as large as a handle's first bytes. */
+    uint64_t *fake = calloc(512, sizeof *fake);
+    HT_CHECK(fake != NULL, "%s", "calloc");
     HT_CHECK_STATUS(hive_tiered_size((hive_tiered *)fake, &size), HIVE_ERROR_INVALID_ARGUMENT, "%s",
                     "size of a foreign handle");
     HT_CHECK_STATUS(hive_tiered_destroy((hive_tiered *)fake), HIVE_ERROR_INVALID_ARGUMENT, "%s",
                     "destroy of a foreign handle");
+    free(fake);
     tt_close(t);
 }
 

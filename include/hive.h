@@ -790,7 +790,7 @@ typedef enum hive_tiered_promote {
     HIVE_TIERED_PROMOTE_NEVER = 1    /* finds move nothing; only upserts give keys hot copies */
 } hive_tiered_promote;
 
-#define HIVE_TIERED_CONFIG_VERSION 1u
+#define HIVE_TIERED_CONFIG_VERSION 2u
 
 typedef struct hive_tiered_config {
     uint32_t struct_size;        /* sizeof(hive_tiered_config), set by HIVE_TIERED_CONFIG_INIT */
@@ -811,12 +811,18 @@ typedef struct hive_tiered_config {
                                     probability 1 / promote_one_in, drawn afresh for each find
                                     call (a key used often moves up soon; one used once rarely
                                     displaces another); 1 = always; default 1 */
+    uint64_t hash_seed;          /* (version 2) the hot tier's bucket hash seed, as
+                                    hive_cache_config.hash_seed: HIVE_HASH_SEED_RANDOM (the default)
+                                    draws one per table, which hive_tiered_get_config reports, so
+                                    that keys crowded into few hot buckets of one table spread in
+                                    another; a version-1 config gets the default */
 } hive_tiered_config;
 
 #define HIVE_TIERED_CONFIG_INIT                                                        \
     {                                                                                  \
         (uint32_t)sizeof(hive_tiered_config), HIVE_TIERED_CONFIG_VERSION, HIVE_BACKEND_AUTO, 0, \
-            1048576u, 1048576u, HIVE_TIERED_PROMOTE_ON_FIND, 262144u, 0u, 1u            \
+            1048576u, 1048576u, HIVE_TIERED_PROMOTE_ON_FIND, 262144u, 0u, 1u,           \
+            HIVE_HASH_SEED_RANDOM                                                      \
     }
 
 /* What HIVE_TIERED_CONFIG_INIT gives, as a function.  NULL is ignored. */
@@ -830,7 +836,8 @@ typedef struct hive_tiered hive_tiered;
 HIVE_API hive_status hive_tiered_create(const hive_tiered_config *config, hive_tiered **tiered);
 /* Frees it and both tiers (rules as hive_destroy). */
 HIVE_API hive_status hive_tiered_destroy(hive_tiered *tiered);
-/* The configuration, with defaults resolved (hot_backend, hot_capacity rounded, threads). */
+/* The configuration, with defaults resolved (hot_backend, hot_capacity rounded, threads,
+ * hash_seed). */
 HIVE_API hive_status hive_tiered_get_config(const hive_tiered *tiered, hive_tiered_config *config);
 
 /* Inserts or assigns n pairs; the latest value wins.  keys, values: host,

@@ -280,7 +280,7 @@ class TieredPromote(enum.IntEnum):
     NEVER = 1
 
 
-TIERED_CONFIG_VERSION = 1
+TIERED_CONFIG_VERSION = 2
 
 
 class TieredConfig(ctypes.Structure):
@@ -297,6 +297,7 @@ class TieredConfig(ctypes.Structure):
         ("batch", ctypes.c_uint32),
         ("threads", ctypes.c_uint32),
         ("promote_one_in", ctypes.c_uint32),
+        ("hash_seed", ctypes.c_uint64),
     ]
 
 

@@ -27,7 +27,9 @@ class TieredTable(Handle):
     capability 9.0 or newer is present).  promote: "on_find" (a key found
     only in the CPU table gets a hot copy) or "never" (only upserts give
     keys copies).  Any other hive_tiered_config field may be given by name:
-    promote_one_in=8, batch=1 << 20, threads=4, device=1.
+    promote_one_in=8, batch=1 << 20, threads=4, device=1, hash_seed=7 (a
+    fixed seed for the hot tier's buckets; by default each table draws its
+    own, and table.config.hash_seed reports it).
 
     Every call takes host (numpy) arrays and `stream`, the CUDA stream that
     orders the hot tier's work (None: the default stream; see hive.arrays).

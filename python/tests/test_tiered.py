@@ -26,6 +26,13 @@ def test_upsert_find_erase(tiered):
     assert len(tiered) == 2 and 3 in tiered and 1 not in tiered
 
 
+def test_hash_seed():
+    with hive.TieredTable(backend="cpu", hot_capacity=64) as a, hive.TieredTable(backend="cpu", hot_capacity=64) as b:
+        assert a.config.hash_seed != b.config.hash_seed  # drawn per table
+    with hive.TieredTable(backend="cpu", hot_capacity=64, hash_seed=7) as t:
+        assert t.config.hash_seed == 7
+
+
 def test_config_and_stats(tiered):
     assert tiered.config.hot_backend == hive._lib.Backend.CPU and not tiered.cuda
     assert tiered.config.hot_capacity >= 64 and tiered.config.threads == 2

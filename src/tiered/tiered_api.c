@@ -58,9 +58,9 @@ static hive_status alloc_buffers(hive_tiered *t)
 
 /* The two tiers: a cache of 8-byte values (I64, dim 1; LRU, so that every
  * new key is admitted and scores are the library's; 32-slot buckets, as
- * docs/tiered.md gives the hot tier's capacity; the unseeded hash, which
- * the tests aim keys with: a crowded hot bucket only keeps fewer copies)
- * and a KV64 dictionary of every key that never shrinks. */
+ * docs/tiered.md gives the hot tier's capacity; the config's hash seed,
+ * drawn per table by default) and a KV64 dictionary of every key that
+ * never shrinks. */
 static hive_status open_tiers(hive_tiered *t)
 {
     hive_cache_config hc = HIVE_CACHE_CONFIG_INIT;
@@ -71,12 +71,13 @@ static hive_status open_tiers(hive_tiered *t)
     hc.value_type = HIVE_VALUE_I64;
     hc.policy = HIVE_SCORE_LRU;
     hc.bucket_slots = 32;
-    hc.hash_seed = 0;
+    hc.hash_seed = t->config.hash_seed;
     hc.threads = t->config.threads;
     HIVE_TRY(hive_cache_create(&hc, &t->hot));
     HIVE_TRY(hive_cache_get_config(t->hot, &hc));
     t->config.hot_backend = hc.backend;
     t->config.hot_capacity = hc.capacity;
+    t->config.hash_seed = hc.hash_seed;
 
     hive_config cc = HIVE_CONFIG_INIT;
     cc.backend = HIVE_BACKEND_CPU;

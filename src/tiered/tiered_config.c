@@ -2,8 +2,16 @@
  * resolved: the one place the two-level table's defaults live.  The hot
  * backend and the rounding of hot_capacity are the hot cache's to resolve
  * (tiered_api.c reads them back from it). */
+#include <stddef.h>
+#include <string.h>
+
 #include "base/check.h"
 #include "tiered/tiered.h"
+
+/* Version 2 only appended hash_seed: version 1's fields keep their offsets. */
+#define OLDEST_CONFIG_SIZE 48u
+_Static_assert(offsetof(hive_tiered_config, hash_seed) == OLDEST_CONFIG_SIZE,
+               "version 1's hive_tiered_config ended where hash_seed begins");
 
 #define MAX_BATCH (1u << 28) /* positions in a step are 32-bit; 2^28 keys stage 14 GiB */
 #define MAX_THREADS 4096u    /* the cache's and the table's bound */
@@ -15,16 +23,32 @@ void hive_tiered_config_init(hive_tiered_config *config)
         *config = defaults;
 }
 
-hive_status hive_tiered_config_resolve(const hive_tiered_config *c, hive_tiered_config *resolved)
+/* The caller's config as this header's: a version-1 config (an older
+ * header's, without hash_seed) gets the default seed. */
+static hive_status upgrade(const hive_tiered_config *in, hive_tiered_config *out)
 {
     static const char call[] = "hive_tiered_create";
-    HIVE_CHECK_ARG(c != NULL, call, "config is NULL");
-    HIVE_CHECK_ARG(c->struct_size == sizeof(hive_tiered_config), call,
-                   "config.struct_size is %u, expected %u: start from HIVE_TIERED_CONFIG_INIT",
-                   c->struct_size, (unsigned)sizeof(hive_tiered_config));
-    HIVE_CHECK_ARG(c->version == HIVE_TIERED_CONFIG_VERSION, call,
-                   "config.version is %u, this library takes %u", c->version,
-                   HIVE_TIERED_CONFIG_VERSION);
+    HIVE_CHECK_ARG(in != NULL, call, "config is NULL");
+    HIVE_CHECK_ARG((in->version == 1 && in->struct_size == OLDEST_CONFIG_SIZE) ||
+                       (in->version == HIVE_TIERED_CONFIG_VERSION && in->struct_size == sizeof *in),
+                   call,
+                   "config.struct_size %u and version %u: expected %u and %u (or an older header's %u and 1): "
+                   "start from HIVE_TIERED_CONFIG_INIT",
+                   in->struct_size, in->version, (unsigned)sizeof *in, HIVE_TIERED_CONFIG_VERSION,
+                   OLDEST_CONFIG_SIZE);
+    hive_tiered_config_init(out);
+    memcpy(out, in, in->struct_size);
+    out->struct_size = sizeof *out;
+    out->version = HIVE_TIERED_CONFIG_VERSION;
+    return HIVE_SUCCESS;
+}
+
+hive_status hive_tiered_config_resolve(const hive_tiered_config *in, hive_tiered_config *resolved)
+{
+    static const char call[] = "hive_tiered_create";
+    hive_tiered_config upgraded;
+    HIVE_TRY(upgrade(in, &upgraded));
+    const hive_tiered_config *c = &upgraded;
     HIVE_CHECK_ARG(c->hot_backend == HIVE_BACKEND_AUTO || c->hot_backend == HIVE_BACKEND_CUDA ||
                        c->hot_backend == HIVE_BACKEND_CPU,
                    call, "config.hot_backend %d is not a hive_backend", (int)c->hot_backend);

@@ -12,7 +12,8 @@
  * untouched, result REJECTED_RESERVED).  NULL values and found flags of a
  * find are allowed.  The resolved config (hot backend, capacity rounded to
  * whole buckets); AUTO resolves to a backend that works (the CPU without a
- * GPU).  A handle that is not one.
+ * GPU); the hot tier's hash seed drawn per table by default, a fixed one
+ * kept, a version-1 config (without it) accepted.  A handle that is not one.
  *
  * Out of memory, injected (HIVE_TEST_FAIL_ALLOC=N in a child, N rising until
  * everything had memory): a create that runs out writes no handle; an
@@ -36,6 +37,46 @@ static void bad_config(hive_tiered_config c, const char *what)
     HT_CHECK_STATUS(hive_tiered_create(&c, &t), HIVE_ERROR_INVALID_ARGUMENT, "config: %s", what);
     HT_CHECK(t == (hive_tiered *)(uintptr_t)0x1, "config %s: the handle was written", what);
     HT_CHECK(strlen(hive_last_error()) > 0, "config %s: no error text", what);
+}
+
+/* hash_seed: drawn per table by default and reported; a fixed one kept; a
+ * version-1 config (an older header's, 48 bytes, without the field) taken
+ * with the default; other sizes and versions refused. */
+static void seeds(hive_tiered_config c)
+{
+    c.hot_capacity = 64;
+    c.hash_seed = HIVE_HASH_SEED_RANDOM;
+    hive_tiered *t1 = tt_open(&T, &c), *t2 = tt_open(&T, &c);
+    hive_tiered_config g1, g2;
+    HT_MUST(hive_tiered_get_config(t1, &g1));
+    HT_MUST(hive_tiered_get_config(t2, &g2));
+    HT_CHECK(g1.hash_seed != HIVE_HASH_SEED_RANDOM && g2.hash_seed != HIVE_HASH_SEED_RANDOM,
+             "%s", "a drawn seed is reported");
+    HT_CHECK(g1.hash_seed != g2.hash_seed, "two tables drew one seed %llu", (unsigned long long)g1.hash_seed);
+    tt_close(t1);
+    tt_close(t2);
+    c.hash_seed = 12345;
+    t1 = tt_open(&T, &c);
+    HT_MUST(hive_tiered_get_config(t1, &g1));
+    HT_CHECK_EQ(g1.hash_seed, 12345, "%s", "a fixed seed");
+    tt_close(t1);
+
+    hive_tiered_config v1 = c;
+    v1.struct_size = 48;
+    v1.version = 1;
+    v1.hash_seed = 12345; /* past a version-1 struct: not read */
+    t1 = tt_open(&T, &v1);
+    HT_MUST(hive_tiered_get_config(t1, &g1));
+    HT_CHECK(g1.version == HIVE_TIERED_CONFIG_VERSION && g1.struct_size == sizeof g1, "%s",
+             "a version-1 config reads back as this header's");
+    HT_CHECK(g1.hash_seed != HIVE_HASH_SEED_RANDOM && g1.hash_seed != 12345, "version 1: seed %llu",
+             (unsigned long long)g1.hash_seed);
+    tt_close(t1);
+    hive_tiered_config b = c;
+    b.version = 1;
+    bad_config(b, "version 1 with version 2's size");
+    b = v1, b.version = 2;
+    bad_config(b, "version 2 with version 1's size");
 }
 
 static void configs(void)
@@ -94,9 +135,10 @@ static void configs(void)
                  d.hot_backend == init.hot_backend && d.device == init.device &&
                  d.hot_capacity == init.hot_capacity && d.cold_capacity == init.cold_capacity &&
                  d.promote == init.promote && d.batch == init.batch && d.threads == init.threads &&
-                 d.promote_one_in == init.promote_one_in,
+                 d.promote_one_in == init.promote_one_in && d.hash_seed == init.hash_seed,
              "%s", "hive_tiered_config_init differs from the macro");
     hive_tiered_config_init(NULL);
+    seeds(c);
 }
 
 static void calls(void)

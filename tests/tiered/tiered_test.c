@@ -13,6 +13,7 @@ hive_tiered_config tt_config(const ht_target *t)
     hive_tiered_config c = HIVE_TIERED_CONFIG_INIT;
     c.hot_backend = t->backend;
     c.threads = 2;
+    c.hash_seed = TT_HOT_SEED; /* the seed the crowded tests aim keys with */
     return c;
 }
 

@@ -15,11 +15,12 @@
 
 #include "cache_test.h"
 
-/* The hot tier's hash seed (src/tiered/tiered_api.c), which aimed keys need. */
+/* The hot tier's hash seed that tt_config fixes, which aimed keys need. */
 #define TT_HOT_SEED 0
 
 /* HIVE_TIERED_CONFIG_INIT with the target's backend for the hot tier, two
- * CPU threads (the tests run beside each other on small machines). */
+ * CPU threads (the tests run beside each other on small machines) and the
+ * hot tier's hash seed fixed to TT_HOT_SEED. */
 hive_tiered_config tt_config(const ht_target *t);
 
 /* Creates a two-level table, or leaves the process as ct_open does. */

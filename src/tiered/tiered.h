@@ -5,14 +5,15 @@
  *   tiered_api.c      the handle (tiers, buffers, lock), entry points, argument checks
  *   tiered_find.c     a find step: hot, then cold, then promotion
  *   tiered_write.c    upsert and erase steps
- *   tiered_move.c     keys entering the hot tier, and the write-back of what they displace
+ *   tiered_move.c     keys entering the hot tier (what they displace is dropped)
  *   tiered_dedup.c    a step's keys made unique, the last occurrence winning
  *   tiered_compact.c  the host loops that compact a step's arrays
  *
- * The invariant every file keeps: a live key is in exactly one tier, with
- * its latest value.  Only tiered_move.c moves keys between the tiers.  The
- * host loops of a step run on the CPU worker pool of config.threads (the
- * one the tiers' CPU tables share, cpu/cpu_pool.h). */
+ * The invariant every file keeps: every live key is in the cold tier with
+ * its latest value, and a hot copy holds the same value (writes reach the
+ * cold tier first; copies enter only through tiered_move.c).  The host
+ * loops of a step run on the CPU worker pool of config.threads (the one the
+ * tiers' CPU tables share, cpu/cpu_pool.h). */
 #ifndef HIVE_TIERED_H
 #define HIVE_TIERED_H
 

@@ -15,10 +15,6 @@
  * device look like a 8.0 (A100) one, so a test on a Hopper GPU can see what
  * an older GPU gets (a fallback to the CPU, or UNSUPPORTED).
  *
- * And HIVE_TEST_TIERED_LANE=N gives a two-level table with a CPU hot tier
- * the second thread a CUDA one has, overlapping finds in chunks of at
- * least N keys, so that the tests without a GPU run that path too.
- *
  * Only the tests' build of the library (hive_testing) reads these variables;
  * the installed libhive.so and libhive.a answer "no failure" without looking
  * (test_hooks.c).  In the tests' build each variable is read once per
@@ -37,10 +33,6 @@ int hive_resize_step_should_fail(void);
 /* The compute capability (major * 10 + minor) to take a device of `real`
  * for: `real` itself, except in the tests' build with the variable set. */
 int hive_test_capability(int real);
-/* The least keys a chunk of a two-level find overlapped by its lane takes
- * (src/tiered/tiered_lane.c): `real`, except in the tests' build with
- * HIVE_TEST_TIERED_LANE=N set, which also gives a CPU hot tier a lane. */
-long long hive_test_tiered_lane(long long real);
 /* calloc/aligned allocation that honours the injected failure. */
 void *hive_host_calloc(size_t count, size_t size);
 void *hive_host_aligned(size_t alignment, size_t size);

@@ -6,9 +6,8 @@
  * happens to run with HIVE_TEST_FAIL_* set gets the same library as any other.
  * With HIVE_TEST_HOOKS=1 (the tests' hive_testing library: the same objects
  * with this variant beside them, src/CMakeLists.txt) they follow
- * HIVE_TEST_FAIL_ALLOC, HIVE_TEST_FAIL_RESIZE_STEP,
- * HIVE_TEST_COMPUTE_CAPABILITY and HIVE_TEST_TIERED_LANE as alloc.h
- * describes. */
+ * HIVE_TEST_FAIL_ALLOC, HIVE_TEST_FAIL_RESIZE_STEP and
+ * HIVE_TEST_COMPUTE_CAPABILITY as alloc.h describes. */
 #include "alloc.h"
 
 #ifndef HIVE_TEST_HOOKS
@@ -18,8 +17,6 @@ int hive_alloc_should_fail(void) { return 0; }
 int hive_resize_step_should_fail(void) { return 0; }
 
 int hive_test_capability(int real) { return real; }
-
-long long hive_test_tiered_lane(long long real) { return real; }
 
 #else
 
@@ -98,22 +95,6 @@ int hive_test_capability(int real)
 {
     long long pretend = injection_load(&pretended_capability, capability_setting);
     return pretend < 0 ? real : (int)pretend;
-}
-
-/* HIVE_TEST_TIERED_LANE: the least keys of an overlapped chunk; -1 when
- * unset or empty. */
-static long long lane_setting(void)
-{
-    const char *v = getenv("HIVE_TEST_TIERED_LANE");
-    return (v != NULL && v[0] != '\0') ? atoll(v) : -1;
-}
-
-static _Atomic long long lane_chunk = -2;
-
-long long hive_test_tiered_lane(long long real)
-{
-    long long set = injection_load(&lane_chunk, lane_setting);
-    return set < 0 ? real : set;
 }
 
 #endif

@@ -8,7 +8,6 @@
  *   tiered_move.c     keys entering the hot tier (what they displace is dropped)
  *   tiered_dedup.c    a step's keys made unique, the last occurrence winning
  *   tiered_compact.c  the host loops that compact a step's arrays
- *   tiered_lane.c     the second thread that overlaps a find's hot calls with its host work
  *
  * The invariant every file keeps: every live key is in the cold tier with
  * its latest value, and a hot copy holds the same value (writes reach the
@@ -91,36 +90,6 @@ uint64_t hive_tiered_compact_run(hive_cpu_pool *pool, hive_tiered_compact *c, ui
  * of staged key j; returns how many. */
 uint64_t hive_tiered_stage(struct hive_tiered *t, uint64_t n, const uint64_t *keys);
 
-/* ---------------------------------------------------------------- the lane (tiered_lane.c) */
-
-/* A second thread of the handle, which runs the hot tier's calls of a find
- * step's chunks while the calling thread answers the chunk between them on
- * the CPU.  A handle has one when its hot tier is CUDA (or in the tests'
- * build with HIVE_TEST_TIERED_LANE set); without one, a step is one chunk. */
-typedef struct hive_tiered_lane {
-    pthread_t thread;
-    pthread_mutex_t lock;           /* guards everything below */
-    pthread_cond_t cond;            /* a job posted, a job done, or stop */
-    hive_status (*job)(void *arg);  /* the posted job; NULL once done */
-    void *arg;
-    hive_status status;             /* the last job's */
-    char error[256];                /* its failure's text */
-    int stop, started;
-} hive_tiered_lane;
-
-/* Chunks of a find step the lane overlaps, and the least keys of one (the
- * tests' build may lower it: base/alloc.h). */
-#define HIVE_TIERED_LANE_CHUNKS 4u
-#define HIVE_TIERED_LANE_CHUNK_MIN (1u << 16)
-
-hive_status hive_tiered_lane_start(hive_tiered_lane *lane);
-void hive_tiered_lane_stop(hive_tiered_lane *lane);
-/* Hands `job` to the lane; the caller waits for it before posting another. */
-void hive_tiered_lane_post(hive_tiered_lane *lane, hive_status (*job)(void *), void *arg);
-/* The posted job's status, its failure's text made this thread's last error
- * under `call`. */
-hive_status hive_tiered_lane_wait(hive_tiered_lane *lane, const char *call);
-
 /* ---------------------------------------------------------------- the handle */
 
 struct hive_tiered {
@@ -147,7 +116,6 @@ struct hive_tiered {
     uint8_t *c_flags;                 /* the cold tier's found flags and results */
     uint64_t *offsets;                /* (blocks of a step): compaction offsets */
     hive_tiered_dedup dedup;
-    hive_tiered_lane lane;
     hive_tiered_stats stats;          /* the counters; sizes filled by hive_tiered_stats_get */
     uint64_t finds;                   /* find steps so far: salts promote_one_in's draws */
     pthread_mutex_t lock;             /* serialises the calls (hive.h) */
@@ -157,8 +125,8 @@ struct hive_tiered {
  * (hot_capacity not yet rounded: the hot cache does that). */
 hive_status hive_tiered_config_resolve(const hive_tiered_config *config, hive_tiered_config *resolved);
 
-/* tiered_move.c: the m keys in keys/values (staging memory), each with its
- * cold tier value (the value of its hot copy, if it has one), enter the hot
+/* tiered_move.c: the m keys in keys/values (staging memory), distinct, none
+ * of them in the hot tier, and each with its cold tier value, enter the hot
  * tier; what it evicts for them is counted and dropped (its cold copies are
  * current). */
 hive_status hive_tiered_admit(hive_tiered *t, uint64_t m, const uint64_t *keys, const uint64_t *values,

@@ -94,7 +94,6 @@ static hive_status open_tiers(hive_tiered *t)
 
 static void close_tiers(hive_tiered *t)
 {
-    hive_tiered_lane_stop(&t->lane);
     free_buffers(t);
     hive_cpu_pool_release(t->pool);
     if (t->hot != NULL)
@@ -117,10 +116,6 @@ hive_status hive_tiered_create(const hive_tiered_config *config, hive_tiered **t
     hive_status s = open_tiers(t);
     if (s == HIVE_SUCCESS)
         s = alloc_buffers(t);
-    /* A CUDA hot tier's calls mostly wait for the GPU: a lane overlaps them
-     * with the host's work (tiered_lane.c). */
-    if (s == HIVE_SUCCESS && (t->config.hot_backend == HIVE_BACKEND_CUDA || hive_test_tiered_lane(-1) >= 0))
-        s = hive_tiered_lane_start(&t->lane);
     if (s == HIVE_SUCCESS && pthread_mutex_init(&t->lock, NULL) != 0)
         s = hive_fail(HIVE_ERROR_OUT_OF_MEMORY, call, "cannot initialise the handle's lock");
     if (s != HIVE_SUCCESS) {

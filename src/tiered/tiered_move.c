@@ -7,11 +7,10 @@
  * it by hive_cache_insert_and_evict alone, whose report of what left is
  * only counted.
  *
- * The keys entering must carry their cold values: each key one value
- * however often it is repeated, and a key that has a copy already (a find's
- * chunk promoting a key an earlier chunk promoted) the value of that copy.
- * Two different values of one key in a batch would apply in no particular
- * order, so a stale one could win. */
+ * The keys entering must be distinct and absent from the hot tier (the
+ * caller has just looked, under the handle's lock): a present key would be
+ * assigned, not entered, and two copies of one key in a batch apply in no
+ * particular order, so a stale value could win. */
 #include "base/check.h"
 #include "tiered/tiered.h"
 

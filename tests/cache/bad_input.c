@@ -514,8 +514,9 @@ static size_t write_all(void *ctx, const void *p, size_t n)
     return n;
 }
 
-/* The child: HIVE_TEST_FAIL_ALLOC=N is set.  Exit 10: create ran out; 11:
- * save ran out (the cache checked intact); 0: everything had memory. */
+/* The child: HIVE_TEST_FAIL_ALLOC=N is set.  Exit HT_OOM_EXIT: create ran
+ * out; HT_OOM_EXIT + 1: save ran out (the cache checked intact); 0:
+ * everything had memory. */
 static int oom_child(void)
 {
     ht_begin("cache bad_input oom child");
@@ -530,7 +531,7 @@ static int oom_child(void)
     hive_status s = hive_cache_create(&cfg, &c);
     if (s == HIVE_ERROR_OUT_OF_MEMORY) {
         HT_CHECK(c == sentinel, "%s", "a create out of memory wrote *cache");
-        return ht_finish() == 0 ? 10 : 1;
+        return ht_finish() == 0 ? HT_OOM_EXIT : 1;
     }
     if (s != HIVE_SUCCESS)
         c = ct_open(&T, &cfg); /* skip rules */
@@ -547,7 +548,7 @@ static int oom_child(void)
     s = hive_cache_save(c, write_all, NULL, &count);
     int code = 0;
     if (s == HIVE_ERROR_OUT_OF_MEMORY) {
-        code = 11;
+        code = HT_OOM_EXIT + 1;
         HT_CHECK_EQ(ct_size(c), 64, "size after a save out of memory");
         HT_MUST(hive_cache_find(c, 64, b.keys, b.values_out, b.found, NULL, NULL));
         for (int i = 0; i < 64; i++)
@@ -566,45 +567,20 @@ static int oom_child(void)
 static void injected_oom(const char *self, const char *backend)
 {
     ht_context("out of memory injected (%s)", backend);
-    int saw_create = 0, saw_save = 0, done = 0;
-    for (int n = 0; n < 64 && !done; n++) {
-        char value[16];
-        snprintf(value, sizeof value, "%d", n);
-        char *argv[] = {(char *)self, (char *)backend, "--oom-child", NULL};
-        int code = ht_run_child(argv, "HIVE_TEST_FAIL_ALLOC", value, 60);
-        if (code == 10)
-            saw_create++;
-        else if (code == 11)
-            saw_save++;
-        else if (code == 0)
-            done = 1;
-        else if (code == HT_EXIT_SKIP)
-            return;
-        else
-            HT_CHECK(0, "child with HIVE_TEST_FAIL_ALLOC=%d exited %d", n, code);
-    }
-    HT_CHECK(done, "%s", "no HIVE_TEST_FAIL_ALLOC below 64 let the child through");
-    HT_CHECK(saw_create > 0, "%s", "create never ran out of memory (HIVE_TEST_FAIL_ALLOC=0 should)");
-    printf("  out of memory: create failed cleanly for %d values of HIVE_TEST_FAIL_ALLOC, save for %d\n", saw_create,
-           saw_save);
+    char *argv[] = {(char *)self, (char *)backend, "--oom-child", NULL};
+    int seen[2]; /* create, save */
+    if (ht_oom_sweep(argv, 64, seen, 2) != 1)
+        return;
+    HT_CHECK(seen[0] > 0, "%s", "create never ran out of memory (HIVE_TEST_FAIL_ALLOC=0 should)");
+    printf("  out of memory: create failed cleanly for %d values of HIVE_TEST_FAIL_ALLOC, save for %d\n", seen[0],
+           seen[1]);
 }
 
 int main(int argc, char **argv)
 {
     const char *usage = "<cpu|cuda> [--scale F] [--oom-child]";
     ct_target_from_args(&T, argc, argv, usage);
-    int child = 0;
-    for (int a = 2; a < argc; a++) {
-        if (strcmp(argv[a], "--scale") == 0 && a + 1 < argc)
-            a++;
-        else if (strcmp(argv[a], "--oom-child") == 0)
-            child = 1;
-        else {
-            fprintf(stderr, "usage: %s %s\n", argv[0], usage);
-            return HT_EXIT_FAIL;
-        }
-    }
-    if (child)
+    if (ct_oom_child_args(argc, argv, usage))
         return oom_child();
     static char name[64];
     snprintf(name, sizeof name, "cache bad_input %s", T.backend_name);

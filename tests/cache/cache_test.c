@@ -19,6 +19,22 @@ void ct_target_from_args(ht_target *t, int argc, char **argv, const char *usage)
     ht_target_init(t, backend, HIVE_KV64);
 }
 
+int ct_oom_child_args(int argc, char **argv, const char *usage)
+{
+    int child = 0;
+    for (int a = 2; a < argc; a++) {
+        if (strcmp(argv[a], "--scale") == 0 && a + 1 < argc)
+            a++;
+        else if (strcmp(argv[a], "--oom-child") == 0)
+            child = 1;
+        else {
+            fprintf(stderr, "usage: %s %s\n", argv[0], usage);
+            exit(HT_EXIT_FAIL);
+        }
+    }
+    return child;
+}
+
 hive_cache_config ct_config(const ht_target *t)
 {
     hive_cache_config c = HIVE_CACHE_CONFIG_INIT;

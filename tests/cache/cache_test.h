@@ -20,6 +20,12 @@
  * ht_free give table memory of the backend. */
 void ct_target_from_args(ht_target *t, int argc, char **argv, const char *usage);
 
+/* The arguments after the backend of a test that sweeps out-of-memory in
+ * children (support/child.h): --scale F, ignored (its sizes are fixed), and
+ * --oom-child, which makes this process the child: returns whether it was
+ * given.  Anything else prints the usage and exits HT_EXIT_FAIL. */
+int ct_oom_child_args(int argc, char **argv, const char *usage);
+
 /* HIVE_CACHE_CONFIG_INIT with the target's backend. */
 hive_cache_config ct_config(const ht_target *t);
 

@@ -78,3 +78,24 @@ int ht_run_child(char *const argv[], const char *name, const char *value, unsign
         return WEXITSTATUS(status);
     return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 }
+
+int ht_oom_sweep(char *const argv[], int limit, int *seen, int places)
+{
+    for (int i = 0; i < places; i++)
+        seen[i] = 0;
+    for (int n = 0; n < limit; n++) {
+        char value[16];
+        snprintf(value, sizeof value, "%d", n);
+        int code = ht_run_child(argv, "HIVE_TEST_FAIL_ALLOC", value, 60);
+        if (code == 0)
+            return 1;
+        if (code == HT_EXIT_SKIP)
+            return -1;
+        if (code >= HT_OOM_EXIT && code < HT_OOM_EXIT + places)
+            seen[code - HT_OOM_EXIT]++;
+        else
+            HT_CHECK(0, "child with HIVE_TEST_FAIL_ALLOC=%d exited %d", n, code);
+    }
+    HT_CHECK(0, "no HIVE_TEST_FAIL_ALLOC below %d let the child through", limit);
+    return 0;
+}

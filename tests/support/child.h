@@ -17,4 +17,16 @@
  * fatal (ht_fatal). */
 int ht_run_child(char *const argv[], const char *name, const char *value, unsigned timeout_s);
 
+/* Where a child of an out-of-memory sweep may report running out: exit code
+ * HT_OOM_EXIT + i for place i. */
+#define HT_OOM_EXIT 10
+
+/* The injected-out-of-memory sweep: runs argv with HIVE_TEST_FAIL_ALLOC = 0,
+ * 1, 2, ... (fewer than `limit` values, 60 s each) until a child exits 0,
+ * having had memory for everything.  A child that ran out where it can
+ * report exits HT_OOM_EXIT + i, counted in seen[i] (i < places); any other
+ * code is a failed check naming the value.  Returns 1 once a child got
+ * through, 0 if none did (a failed check), -1 if one skipped (no GPU). */
+int ht_oom_sweep(char *const argv[], int limit, int *seen, int places);
+
 #endif

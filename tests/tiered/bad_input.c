@@ -255,8 +255,9 @@ static uint64_t after_failure(hive_tiered *t, uint64_t n, const uint64_t *keys, 
     return count;
 }
 
-/* The child: HIVE_TEST_FAIL_ALLOC=N is set.  Exit 10: create ran out; 11:
- * the upsert ran out (and was checked); 0: everything had memory. */
+/* The child: HIVE_TEST_FAIL_ALLOC=N is set.  Exit HT_OOM_EXIT: create ran
+ * out; HT_OOM_EXIT + 1: the upsert ran out (and was checked); 0: everything
+ * had memory. */
 static int oom_child(void)
 {
     ht_begin("tiered bad_input oom child");
@@ -269,7 +270,7 @@ static int oom_child(void)
     hive_status s = hive_tiered_create(&c, &t);
     if (s == HIVE_ERROR_OUT_OF_MEMORY) {
         HT_CHECK(t == sentinel, "%s", "a create out of memory wrote *tiered");
-        return ht_finish() == 0 ? 10 : 1;
+        return ht_finish() == 0 ? HT_OOM_EXIT : 1;
     }
     if (s != HIVE_SUCCESS)
         t = tt_open(&T, &c); /* skip rules */
@@ -286,7 +287,7 @@ static int oom_child(void)
     s = hive_tiered_upsert(t, N, keys, new, NULL);
     int code = 0;
     if (s == HIVE_ERROR_OUT_OF_MEMORY) {
-        code = 11;
+        code = HT_OOM_EXIT + 1;
         HT_CHECK(strlen(hive_last_error()) > 0, "%s", "no error text");
         uint64_t count = after_failure(t, N, keys, old, new, values, found);
         HT_MUST(hive_tiered_find(t, N, keys, values2, found2, NULL));
@@ -311,46 +312,20 @@ static int oom_child(void)
 static void injected_oom(const char *self)
 {
     ht_context("out of memory injected (%s)", T.backend_name);
-    int saw_create = 0, saw_upsert = 0, done = 0;
-    for (int n = 0; n < 200 && !done; n++) {
-        char value[16];
-        snprintf(value, sizeof value, "%d", n);
-        char *argv[] = {(char *)self, (char *)T.backend_name, "--oom-child", NULL};
-        int code = ht_run_child(argv, "HIVE_TEST_FAIL_ALLOC", value, 60);
-        if (code == 10)
-            saw_create++;
-        else if (code == 11)
-            saw_upsert++;
-        else if (code == 0)
-            done = 1;
-        else if (code == HT_EXIT_SKIP)
-            return;
-        else
-            HT_CHECK(0, "child with HIVE_TEST_FAIL_ALLOC=%d exited %d", n, code);
-    }
-    HT_CHECK(done, "%s", "no HIVE_TEST_FAIL_ALLOC below 200 let the child through");
-    HT_CHECK(saw_create > 0 && saw_upsert > 0, "create ran out of memory %d times, the upsert %d", saw_create,
-             saw_upsert);
+    char *argv[] = {(char *)self, (char *)T.backend_name, "--oom-child", NULL};
+    int seen[2]; /* create, the upsert */
+    if (ht_oom_sweep(argv, 200, seen, 2) != 1)
+        return;
+    HT_CHECK(seen[0] > 0 && seen[1] > 0, "create ran out of memory %d times, the upsert %d", seen[0], seen[1]);
     printf("  out of memory: create failed cleanly for %d values of HIVE_TEST_FAIL_ALLOC, the upsert for %d\n",
-           saw_create, saw_upsert);
+           seen[0], seen[1]);
 }
 
 int main(int argc, char **argv)
 {
     const char *usage = "<cpu|cuda> [--scale F] [--oom-child]";
     ct_target_from_args(&T, argc, argv, usage);
-    int child = 0;
-    for (int a = 2; a < argc; a++) {
-        if (strcmp(argv[a], "--scale") == 0 && a + 1 < argc)
-            a++;
-        else if (strcmp(argv[a], "--oom-child") == 0)
-            child = 1;
-        else {
-            fprintf(stderr, "usage: %s %s\n", argv[0], usage);
-            return HT_EXIT_FAIL;
-        }
-    }
-    if (child)
+    if (ct_oom_child_args(argc, argv, usage))
         return oom_child();
     static char name[64];
     snprintf(name, sizeof name, "tiered bad_input %s", T.backend_name);

@@ -125,10 +125,10 @@ struct hive_tiered {
  * (hot_capacity not yet rounded: the hot cache does that). */
 hive_status hive_tiered_config_resolve(const hive_tiered_config *config, hive_tiered_config *resolved);
 
-/* tiered_move.c: the m keys in keys/values (staging memory), distinct, none
- * of them in the hot tier, and each with its cold tier value, enter the hot
- * tier; what it evicts for them is counted and dropped (its cold copies are
- * current). */
+/* tiered_move.c: the m keys in keys/values (staging memory), none of them
+ * in the hot tier, each with its cold tier value (a key repeated with that
+ * one value), enter the hot tier; what it evicts for them is counted and
+ * dropped (its cold copies are current). */
 hive_status hive_tiered_admit(hive_tiered *t, uint64_t m, const uint64_t *keys, const uint64_t *values,
                               hive_stream stream);
 

@@ -7,10 +7,10 @@
  * it by hive_cache_insert_and_evict alone, whose report of what left is
  * only counted.
  *
- * The keys entering must be distinct and absent from the hot tier (the
- * caller has just looked, under the handle's lock): a present key would be
- * assigned, not entered, and two copies of one key in a batch apply in no
- * particular order, so a stale value could win. */
+ * The keys entering are absent from the hot tier (the caller has just
+ * looked, under the handle's lock) and carry their cold values: a key may
+ * repeat (a find's cold hits), but with one value, for two values of one
+ * key in a batch would apply in no particular order. */
 #include "base/check.h"
 #include "tiered/tiered.h"
 

@@ -53,13 +53,12 @@ typedef struct hive_tiered_dedup {
 
 hive_status hive_tiered_dedup_init(hive_tiered_dedup *d, uint32_t batch);
 void hive_tiered_dedup_free(hive_tiered_dedup *d);
-/* The n (<= batch) pairs keys/values, less those whose `select` byte is 0
- * (select NULL: all) and the reserved keys (counted into *reserved, if not
- * NULL), made unique: each key once, with the value of its last occurrence,
+/* The n (<= batch) pairs keys/values, less the reserved keys (counted into
+ * *reserved, if not NULL), made unique: each key once, with the value of its last occurrence,
  * in out_keys/out_values (no particular order).  Returns how many. */
 uint64_t hive_tiered_dedup_run(hive_tiered_dedup *d, hive_cpu_pool *pool, uint64_t n, const uint64_t *keys,
-                               const uint64_t *values, const uint8_t *select, uint64_t *out_keys,
-                               uint64_t *out_values, uint64_t *reserved);
+                               const uint64_t *values, uint64_t *out_keys, uint64_t *out_values,
+                               uint64_t *reserved);
 
 /* ---------------------------------------------------------------- compaction (tiered_compact.c) */
 
@@ -111,7 +110,6 @@ struct hive_tiered {
     uint8_t *s_flags;                 /* found flags and erase results of the hot tier */
     /* Host scratch, (config.batch) each. */
     uint32_t *at;                     /* a staged key's position in the caller's step */
-    uint32_t *at2;                    /* the same, of a second compaction */
     uint64_t *c_values;               /* the cold tier's values out */
     uint8_t *c_flags;                 /* the cold tier's found flags and results */
     uint64_t *offsets;                /* (blocks of a step): compaction offsets */

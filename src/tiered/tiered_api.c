@@ -24,7 +24,6 @@ static void free_buffers(hive_tiered *t)
             t->hot->ops->free_io(t->hot->impl, staged[i]);
     }
     hive_host_free(t->at);
-    hive_host_free(t->at2);
     hive_host_free(t->offsets);
     hive_host_free(t->c_values);
     hive_host_free(t->c_flags);
@@ -44,13 +43,12 @@ static hive_status alloc_buffers(hive_tiered *t)
     t->s_evicted_values = h->ops->alloc_io(h->impl, w);
     t->s_flags = h->ops->alloc_io(h->impl, n);
     t->at = hive_host_calloc(n, sizeof *t->at);
-    t->at2 = hive_host_calloc(n, sizeof *t->at2);
     t->offsets = hive_host_calloc(n / HIVE_TIERED_BLOCK + 1, sizeof *t->offsets);
     t->c_values = hive_host_calloc(n, sizeof *t->c_values);
     t->c_flags = hive_host_calloc(n, 1);
     if (t->s_keys == NULL || t->s_values == NULL || t->s_keys2 == NULL || t->s_values2 == NULL ||
         t->s_evicted == NULL || t->s_evicted_values == NULL || t->s_flags == NULL || t->at == NULL ||
-        t->at2 == NULL || t->offsets == NULL || t->c_values == NULL || t->c_flags == NULL)
+        t->offsets == NULL || t->c_values == NULL || t->c_flags == NULL)
         return hive_fail(HIVE_ERROR_OUT_OF_MEMORY, call,
                          "no memory for the staging buffers of %zu keys (config.batch)", n);
     return hive_tiered_dedup_init(&t->dedup, t->config.batch);

@@ -9,7 +9,7 @@
  * DEDUP_PARTS partitions of the keys (by the top bits of the 64-bit fold the
  * tables use, hash/bithash.h):
  *
- *   1. blocks      each key's partition (or none: not selected, reserved);
+ *   1. blocks      each key's partition (or none: reserved);
  *                  counts per block and partition
  *   2. (caller)    offsets: partition-major, block-minor prefix sums
  *   3. blocks      positions scattered into `order`, grouped by partition,
@@ -67,7 +67,6 @@ typedef struct dedup_job {
     hive_tiered_dedup *d;
     uint64_t n;
     const uint64_t *keys, *values;
-    const uint8_t *select;
     uint64_t *out_keys, *out_values;
     uint64_t reserved; /* (__atomic) */
 } dedup_job;
@@ -83,9 +82,7 @@ static void partition_range(hive_cpu_loop *loop, uint64_t b0, uint64_t b1)
         uint64_t end = (b + 1) * HIVE_TIERED_BLOCK < j->n ? (b + 1) * HIVE_TIERED_BLOCK : j->n;
         for (uint64_t i = b * HIVE_TIERED_BLOCK; i < end; i++) {
             uint8_t p = NONE;
-            if (j->select != NULL && !j->select[i])
-                p = NONE;
-            else if (j->keys[i] >= HIVE_KV64_RESERVED_MIN)
+            if (j->keys[i] >= HIVE_KV64_RESERVED_MIN)
                 reserved++;
             else
                 p = (uint8_t)part_of(hive_fold64(j->keys[i]));
@@ -159,8 +156,8 @@ static void emit_range(hive_cpu_loop *loop, uint64_t p0, uint64_t p1)
 }
 
 uint64_t hive_tiered_dedup_run(hive_tiered_dedup *d, hive_cpu_pool *pool, uint64_t n, const uint64_t *keys,
-                               const uint64_t *values, const uint8_t *select, uint64_t *out_keys,
-                               uint64_t *out_values, uint64_t *reserved)
+                               const uint64_t *values, uint64_t *out_keys, uint64_t *out_values,
+                               uint64_t *reserved)
 {
     dedup_job j;
     memset(&j, 0, sizeof j);
@@ -168,7 +165,6 @@ uint64_t hive_tiered_dedup_run(hive_tiered_dedup *d, hive_cpu_pool *pool, uint64
     j.n = n;
     j.keys = keys;
     j.values = values;
-    j.select = select;
     j.out_keys = out_keys;
     j.out_values = out_values;
     /* Stamps start at 0 (calloc): generation 0 is never current, and on

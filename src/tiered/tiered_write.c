@@ -32,8 +32,7 @@ static void new_move(hive_tiered_compact *c, uint64_t from, uint64_t to)
 hive_status hive_tiered_upsert_step(hive_tiered *t, uint64_t n, const uint64_t *keys, const uint64_t *values,
                                     uint64_t *skipped, hive_stream stream)
 {
-    uint64_t u = hive_tiered_dedup_run(&t->dedup, t->pool, n, keys, values, NULL, t->s_keys, t->s_values,
-                                       skipped);
+    uint64_t u = hive_tiered_dedup_run(&t->dedup, t->pool, n, keys, values, t->s_keys, t->s_values, skipped);
     if (u == 0)
         return HIVE_SUCCESS;
     /* Results arrays are given so that the calls do not allocate (hive.h). */

@@ -12,6 +12,7 @@ const bench_design bench_designs[] = {
     {"p2", HIVE_DESIGN_P2, NULL},
     {"iceberg", HIVE_DESIGN_ICEBERG, NULL},
     {"cuckoo", HIVE_DESIGN_CUCKOO, NULL},
+    {"chaining", HIVE_DESIGN_CHAINING, NULL},
 };
 const size_t bench_ndesigns = sizeof bench_designs / sizeof bench_designs[0];
 

@@ -80,6 +80,7 @@ class Design(enum.IntEnum):
     P2 = 2
     ICEBERG = 3
     CUCKOO = 4
+    CHAINING = 5
 
 
 KV32_RESERVED_MIN = 0xFFFFFFFC

@@ -15,7 +15,7 @@ from ._handle import BACKENDS, Handle, choice, configure
 
 _WIDTHS = {32: (_lib.KeyWidth.KV32, np.uint32), 64: (_lib.KeyWidth.KV64, np.uint64)}
 _DESIGNS = {"hive": _lib.Design.HIVE, "double": _lib.Design.DOUBLE, "p2": _lib.Design.P2,
-            "iceberg": _lib.Design.ICEBERG, "cuckoo": _lib.Design.CUCKOO}
+            "iceberg": _lib.Design.ICEBERG, "cuckoo": _lib.Design.CUCKOO, "chaining": _lib.Design.CHAINING}
 COMBINES = {"keep": _lib.Combine.KEEP, "assign": _lib.Combine.ASSIGN, "add": _lib.Combine.ADD,
             "min": _lib.Combine.MIN, "max": _lib.Combine.MAX}
 
@@ -25,9 +25,9 @@ class Table(Handle):
 
     capacity: keys to make room for at once (hive_config.initial_capacity).
     key_width: 32 or 64.  backend: "cpu", "cuda" or "auto" (CUDA when a GPU
-    is present).  design: "hive", "double", "p2", "iceberg" or "cuckoo"
-    (docs/designs/).  Any other hive_config field may be given by name:
-    max_load_factor=0.5, threads=4, hash_seed=7 (a fixed seed for the
+    is present).  design: "hive", "double", "p2", "iceberg", "cuckoo" or
+    "chaining" (docs/designs/).  Any other hive_config field may be given by
+    name: max_load_factor=0.5, threads=4, hash_seed=7 (a fixed seed for the
     bucket hashes; by default each table draws its own, and
     table.config.hash_seed reports it).
 

@@ -129,9 +129,14 @@ typedef enum hive_design {
                                back-yard buckets; finds stop at a front yard that has never
                                been full; no eviction, the same stash
                                (docs/designs/iceberg.md); max_evictions is unused */
-    HIVE_DESIGN_CUCKOO = 4  /* three buckets per key, first fit, then cuckoo eviction by a random
+    HIVE_DESIGN_CUCKOO = 4, /* three buckets per key, first fit, then cuckoo eviction by a random
                                walk of at most max_evictions moves, the same stash
                                (docs/designs/cuckoo.md) */
+    HIVE_DESIGN_CHAINING = 5 /* WarpSpeed's ChainingHT over hive's buckets: one head bucket per
+                                key, its overflow in chains of bucket-sized nodes from a node pool
+                                that takes the stash's place and size (stash_fraction; 0: no
+                                chains), never moved (docs/designs/chaining.md); max_evictions is
+                                unused */
 } hive_design;
 
 #define HIVE_KV32_RESERVED_MIN 0xFFFFFFFCu
@@ -189,7 +194,9 @@ typedef struct hive_config {
                                  times its pairs, up to a quarter of capacity) and returns to the
                                  fraction at a later resize or compaction once they are gone; a
                                  stash whose pairs would not all fit a smaller one keeps its
-                                 size.  0: no stash */
+                                 size.  0: no stash.  HIVE_DESIGN_CHAINING: the node pool's
+                                 share, in [0, 0.5], raised to what its overflow needs at
+                                 max_load_factor (up to half; hive_get_config reports it) */
     uint32_t threads;         /* CPU backend worker threads; 0 = one per online core.  Tables and
                                  caches with the same count share one pool of workers */
     uint32_t bucket_slots;    /* CUDA geometry: slots per bucket, power of two in 4..32; 0 = tuned default */

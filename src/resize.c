@@ -48,6 +48,8 @@ typedef struct resizer {
     void *impl;
     uint32_t S;            /* config.bucket_slots */
     double stash_fraction; /* config.stash_fraction */
+    int repack;            /* the stash is a node pool (the chaining design): replaced after every
+                            * tidying, which packs its chains and gives back their emptied nodes */
     hive_resize_state *state;
     hive_stream stream;
 } resizer;
@@ -101,7 +103,10 @@ static hive_status recover(const resizer *z)
  * room now, and replaces a stash that is less than half or more than twice
  * the size it should have (hive_stash_wanted) by one of that size, if all
  * remaining pairs are known to fit in it (else, or without memory for it,
- * the old one stays: still correct, only crowded or large). */
+ * the old one stays: still correct, only crowded or large).  A node pool
+ * (the chaining design) is replaced every time: a node stays with its chain
+ * until then, and RESTASH links the pairs into packed chains of the new one
+ * (docs/designs/chaining.md). */
 static hive_status settle_stash(const resizer *z)
 {
     hive_shape shape = shape_of(z);
@@ -112,7 +117,7 @@ static hive_status settle_stash(const resizer *z)
         HIVE_TRY(z->ops->stash_live(z->impl, &live));
     }
     uint64_t wanted = hive_stash_wanted(z->stash_fraction, shape.buckets, live, z->S);
-    if (!hive_stash_needs_resize(shape.stash_buckets, wanted))
+    if (!hive_stash_needs_resize(shape.stash_buckets, wanted) && !(z->repack && wanted != 0))
         return HIVE_SUCCESS;
     if (z->ops->stash_open(z->impl, wanted, z->stream) != HIVE_SUCCESS) {
         hive_clear_error();
@@ -230,7 +235,8 @@ static hive_status shrink(const resizer *z, uint64_t want)
 static resizer resizer_for(const hive_backend_ops *ops, void *impl, const hive_config *config,
                            hive_resize_state *state, hive_stream stream)
 {
-    resizer z = {ops, impl, config->bucket_slots, config->stash_fraction, state, stream};
+    resizer z = {ops,   impl, config->bucket_slots, config->stash_fraction, config->design == HIVE_DESIGN_CHAINING,
+                 state, stream};
     return z;
 }
 

@@ -2,6 +2,7 @@
  * default resolved (backend, geometry, threads), and the backend picked.  The
  * one place defaults live: backends get the resolved config and may only
  * reject it. */
+#include <math.h>
 #include <string.h>
 #include <sys/random.h>
 #include <time.h>
@@ -76,8 +77,11 @@ static hive_status check_config(const hive_config *c)
     HIVE_CHECK_ARG(c->resize_batch >= 1, call, "config.resize_batch is 0");
     HIVE_CHECK_ARG(c->max_evictions <= 1024, call, "config.max_evictions %u is over 1024",
                    c->max_evictions);
-    HIVE_CHECK_ARG(c->stash_fraction >= 0.0 && c->stash_fraction <= 0.25, call,
-                   "config.stash_fraction %g is outside [0, 0.25]", c->stash_fraction);
+    /* The chaining design's pool may take up to half the table, and a config
+     * that hive_get_config returned must be accepted again. */
+    double most = c->design == HIVE_DESIGN_CHAINING ? 0.5 : 0.25;
+    HIVE_CHECK_ARG(c->stash_fraction >= 0.0 && c->stash_fraction <= most, call,
+                   "config.stash_fraction %g is outside [0, %g]", c->stash_fraction, most);
     HIVE_CHECK_ARG(c->threads <= 4096, call, "config.threads %u is over 4096", c->threads);
     HIVE_CHECK_ARG(c->bucket_slots == 0 || (c->bucket_slots >= 4 && c->bucket_slots <= 32 &&
                                             (c->bucket_slots & (c->bucket_slots - 1)) == 0),
@@ -166,6 +170,34 @@ static void resolve_geometry(hive_config *c)
         c->lanes_per_op = 1;
 }
 
+/* The chaining design's node pool as a share of the table (its
+ * stash_fraction, docs/designs/chaining.md): the one asked for, or enough
+ * for the overflow at max_load_factor, whichever is more.  One head bucket a
+ * key overflows where the Hive design's two buckets do not: a bucket of S
+ * slots holding Poisson(load * S) keys overflows by E = sum over x > S of
+ * (x - S) p(x) pairs, 0.57 at S = 4 and load 0.9 (16% of the keys), 0.73 at
+ * S = 8, 0.94 at S = 32; between round boundaries (after hive_reserve) the
+ * unsplit buckets carry more of the keys, and the overflow is up to 1.3
+ * times that.  A pool of 3.5 E / S buckets a bucket holds it in under 30% of
+ * its slots (40% between boundaries), below the half that marks a crowded
+ * stash (api/policy.c: over it the table grows), and in under 60% of its
+ * nodes (a quarter of them may be chains' partly filled last nodes).  At
+ * most half the table's buckets (S = 4 at load 0.9 asks for that).  0 stays
+ * 0: no pool, no chains. */
+static double chain_pool_fraction(double asked, double load, uint32_t S)
+{
+    if (asked <= 0)
+        return 0;
+    double lambda = load * S, p = exp(-lambda), over = 0;
+    for (uint32_t x = 1; x < S + 64 + 8 * S; x++) {
+        p *= lambda / x;
+        if (x > S)
+            over += (x - S) * p;
+    }
+    double need = fmin(3.5 * over / S, 0.5);
+    return asked > need ? asked : need;
+}
+
 hive_status hive_config_resolve(const hive_config *config, hive_config *resolved,
                                 const hive_backend_ops **ops)
 {
@@ -183,6 +215,8 @@ hive_status hive_config_resolve(const hive_config *config, hive_config *resolved
     resolve_geometry(&c);
     if (c.hash_seed == HIVE_HASH_SEED_RANDOM)
         c.hash_seed = hive_hash_seed_draw();
+    if (c.design == HIVE_DESIGN_CHAINING)
+        c.stash_fraction = chain_pool_fraction(c.stash_fraction, c.max_load_factor, c.bucket_slots);
     *resolved = c;
     return HIVE_SUCCESS;
 }

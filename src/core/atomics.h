@@ -127,6 +127,13 @@ HIVE_PROTO uint32_t hive_read_u32(const uint32_t *p)
 
 HIVE_PROTO void hive_or_u32(uint32_t *p, uint32_t bits) { atomicOr(p, bits); }
 
+/* A relaxed 32-bit CAS (the chaining design's links): the caller fences
+ * before it where it publishes what the word will point to. */
+HIVE_PROTO uint32_t hive_cas_u32(uint32_t *p, uint32_t expected, uint32_t desired)
+{
+    return atomicCAS(p, expected, desired);
+}
+
 HIVE_PROTO void hive_clear_u32(uint32_t *p, uint32_t bits) { atomicAnd(p, ~bits); }
 
 /* An acquire RMW, so that the holder's reads come after the lock: on sm_90
@@ -207,6 +214,12 @@ HIVE_PROTO uint64_t hive_read_u64(const uint64_t *p) { return __atomic_load_n(p,
 HIVE_PROTO uint32_t hive_read_u32(const uint32_t *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
 
 HIVE_PROTO void hive_or_u32(uint32_t *p, uint32_t bits) { __atomic_fetch_or(p, bits, __ATOMIC_ACQ_REL); }
+
+HIVE_PROTO uint32_t hive_cas_u32(uint32_t *p, uint32_t expected, uint32_t desired)
+{
+    __atomic_compare_exchange_n(p, &expected, desired, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+    return expected;
+}
 
 HIVE_PROTO void hive_clear_u32(uint32_t *p, uint32_t bits) { __atomic_fetch_and(p, ~bits, __ATOMIC_ACQ_REL); }
 

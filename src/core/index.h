@@ -43,6 +43,15 @@ HIVE_HD uint64_t hive_bucket_of(hive_index ix, uint32_t h)
     return b;
 }
 
+/* One of n homes (n >= 1) for a key's two hashes, independent of the table's
+ * size: where its stash probe starts (core/view.h), and which chain its
+ * overflow hangs from in the chaining design (designs/chaining/pool.h). */
+HIVE_HD uint64_t hive_home_of(uint32_t h1, uint32_t h2, uint64_t n)
+{
+    uint64_t h = ((uint64_t)h2 << 32 | h1) * 0x9E3779B97F4A7C15ull;
+    return (h >> 32) % n;
+}
+
 /* The index rule of a table created with `buckets` buckets (>= 1). */
 HIVE_HD hive_index hive_index_for(uint64_t buckets)
 {

@@ -17,6 +17,13 @@
  *   D_EVICT(...)           optional: the placement policy's last resort
  *                          before the stash, under probe 0's lock (see
  *                          hive_insert_locked below); none by default
+ *   D_OV(name)             optional: the overflow store's functions, where a
+ *                          key goes once its probe buckets have no room
+ *                          (hive_stash_in_use, hive_scan_stash,
+ *                          hive_stash_erase, hive_stash_put, with the
+ *                          signatures of core/slot_body.h's); the shared
+ *                          stash by default, the chaining design's chains
+ *                          (designs/chaining/chain_body.h) otherwise
  *
  * and, where its placement is not first fit along the probes (P2, the
  * iceberg's back yard), the three hooks below (first fit by default):
@@ -68,6 +75,10 @@
 #endif
 #ifndef D_LOCKFREE
 #define D_LOCKFREE(w) 1
+#endif
+#ifndef D_OV
+#define D_OV(name) P_SUFFIX(name) /* the shared stash */
+#define D_OV_DEFAULT_PROBE_BODY 1
 #endif
 
 /* What a walk along a key's probe buckets saw. */
@@ -147,8 +158,8 @@ HIVE_PROTO int D_OP(hive_find_hashed)(const hive_view *v, P_GEOM_PARAM, P_KEY k,
             *out = P_VAL_OF(w.match_word);
             return HIVE_R_FOUND;
         }
-        if (!w.ended && P_SUFFIX(hive_stash_in_use)(v, P_GEOM_ARG, h1, h2)) {
-            P_SUFFIX(hive_stash_scan) st = P_SUFFIX(hive_scan_stash)(v, P_GEOM_ARG, k, h1, h2);
+        if (!w.ended && D_OV(hive_stash_in_use)(v, P_GEOM_ARG, h1, h2)) {
+            P_SUFFIX(hive_stash_scan) st = D_OV(hive_scan_stash)(v, P_GEOM_ARG, k, h1, h2);
             if (st.match) {
                 *out = P_VAL_OF(st.match_word);
                 return HIVE_R_FOUND;
@@ -176,8 +187,8 @@ HIVE_PROTO int D_OP(hive_erase_hashed)(const hive_view *v, P_GEOM_PARAM, P_KEY k
                 return HIVE_R_ERASED;
             continue;
         }
-        if (!w.ended && P_SUFFIX(hive_stash_in_use)(v, P_GEOM_ARG, h1, h2)) {
-            int r = P_SUFFIX(hive_stash_erase)(v, P_GEOM_ARG, k, h1, h2);
+        if (!w.ended && D_OV(hive_stash_in_use)(v, P_GEOM_ARG, h1, h2)) {
+            int r = D_OV(hive_stash_erase)(v, P_GEOM_ARG, k, h1, h2);
             if (r > 0)
                 return HIVE_R_ERASED;
             if (r < 0)
@@ -215,12 +226,12 @@ HIVE_PROTO int D_OP(hive_insert_locked)(const hive_view *v, P_GEOM_PARAM, P_KEY 
     for (unsigned round = 0;; round++) {
         /* Read with the rescans: only a holder of probe 0's lock stashes k,
          * and the lock orders an earlier holder's mark before this read. */
-        int stash_maybe = P_SUFFIX(hive_stash_in_use)(v, P_GEOM_ARG, h1, h2);
+        int stash_maybe = D_OV(hive_stash_in_use)(v, P_GEOM_ARG, h1, h2);
         D_OP(hive_walk) w = D_OP(hive_walk_probes)(v, P_GEOM_ARG, k, h1, h2);
         P_SLOT *at = w.match;
         P_SLOT seen = w.match_word;
         if (!at && !w.ended && stash_maybe) {
-            P_SUFFIX(hive_stash_scan) st = P_SUFFIX(hive_scan_stash)(v, P_GEOM_ARG, k, h1, h2);
+            P_SUFFIX(hive_stash_scan) st = D_OV(hive_scan_stash)(v, P_GEOM_ARG, k, h1, h2);
             at = st.match;
             seen = st.match_word;
         }
@@ -261,7 +272,7 @@ HIVE_PROTO int D_OP(hive_insert_locked)(const hive_view *v, P_GEOM_PARAM, P_KEY 
             }
         }
 #endif
-        int stashed = P_SUFFIX(hive_stash_put)(v, P_GEOM_ARG, k, pair, h1, h2);
+        int stashed = D_OV(hive_stash_put)(v, P_GEOM_ARG, k, pair, h1, h2);
         if (stashed < 0)
             continue;
         if (stashed == 0)
@@ -289,8 +300,8 @@ HIVE_PROTO int D_OP(hive_upsert_lockfree)(const hive_view *v, P_GEOM_PARAM, P_KE
             if (w.moving || !w.free_slot || !D_LOCKFREE(w))
                 return HIVE_R_DEFER;
             /* A walk that no EMPTY slot ended has not ruled out the stash. */
-            if (!w.ended && P_SUFFIX(hive_stash_in_use)(v, P_GEOM_ARG, h1, h2)) {
-                P_SUFFIX(hive_stash_scan) st = P_SUFFIX(hive_scan_stash)(v, P_GEOM_ARG, k, h1, h2);
+            if (!w.ended && D_OV(hive_stash_in_use)(v, P_GEOM_ARG, h1, h2)) {
+                P_SUFFIX(hive_stash_scan) st = D_OV(hive_scan_stash)(v, P_GEOM_ARG, k, h1, h2);
                 at = st.match;
                 seen = st.match_word;
             }
@@ -342,3 +353,8 @@ HIVE_PROTO int D_OP(hive_upsert)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P_VA
     return D_OP(hive_upsert_hashed)(v, P_GEOM_ARG, k, P_VIEW_HASH1(v, k), P_VIEW_HASH2(v, k), val, mode,
                                     step, moves);
 }
+
+#ifdef D_OV_DEFAULT_PROBE_BODY
+#undef D_OV
+#undef D_OV_DEFAULT_PROBE_BODY
+#endif

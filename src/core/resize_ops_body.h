@@ -4,7 +4,14 @@
  * D_OP(hive_rehome_target) (where a pair goes under the merged index): the
  * split of a bucket, REHOME of a pair and of a bucket, and the one entry
  * point that runs a resize op on one unit (the backends' resize kernels and
- * loops call it).  No include guard: once per instantiation. */
+ * loops call it).  A design whose overflow is not the shared stash names its
+ * own with D_OV (core/probe_body.h).  No include guard: once per
+ * instantiation. */
+
+#ifndef D_OV
+#define D_OV(name) P_SUFFIX(name) /* the shared stash */
+#define D_OV_DEFAULT_OPS_BODY 1
+#endif
 
 /* Splits bucket j (split <= j < base * 2^m under ix, the index before this
  * split; seed: the table's hash seed) into j and its partner j + base * 2^m:
@@ -57,7 +64,7 @@ HIVE_PROTO int D_OP(hive_rehome_pair)(const hive_view *into, P_GEOM_PARAM, P_SLO
         P_SLOT seen;
         P_SLOT *target = D_OP(hive_rehome_target)(into, P_GEOM_ARG, k, h1, h2, &seen);
         if (target == 0) {
-            int r = P_SUFFIX(hive_stash_put)(into, P_GEOM_ARG, k, w, h1, h2);
+            int r = D_OV(hive_stash_put)(into, P_GEOM_ARG, k, w, h1, h2);
             if (r < 0)
                 continue; /* another REHOME took the stash slot first */
             if (r == 0)
@@ -80,6 +87,22 @@ HIVE_PROTO uint32_t D_OP(hive_rehome_bucket)(const hive_view *into, P_GEOM_PARAM
     for (uint32_t i = 0; i < P_S; i++)
         stuck += D_OP(hive_rehome_pair)(into, P_GEOM_ARG, bucket + i) < 0;
     return stuck;
+}
+
+/* Copies the overflow pair in `slot`, if any, into the overflow store of
+ * `to` (a larger stash replacing this one, or a new node pool).  Copies of
+ * distinct keys race only for free slots, by CAS.  Returns 0 if it found no
+ * room there. */
+HIVE_PROTO int D_OP(hive_restash_slot)(const hive_view *to, P_GEOM_PARAM, const P_SLOT *slot)
+{
+    P_SLOT w = *slot;
+    P_KEY k = P_KEY_OF(w);
+    if (P_RESERVED(k))
+        return 1;
+    int r;
+    while ((r = D_OV(hive_stash_put)(to, P_GEOM_ARG, k, w, P_HASH1(k), P_HASH2(k))) < 0)
+        ; /* another copy took the slot first */
+    return r;
 }
 
 /* One unit of a resize op: bucket i (SPLIT, MERGE, UNMERGE and COMPACT of
@@ -113,6 +136,11 @@ HIVE_PROTO uint64_t D_OP(hive_resize_one)(int op, const hive_view *v, const hive
     case HIVE_RESIZE_DRAIN:
         return (uint64_t)D_OP(hive_drain_stash_slot)(v, P_GEOM_ARG, stash + i);
     default: /* HIVE_RESIZE_RESTASH */
-        return P_SUFFIX(hive_restash_slot)(to, P_GEOM_ARG, stash + i) == 0;
+        return D_OP(hive_restash_slot)(to, P_GEOM_ARG, stash + i) == 0;
     }
 }
+
+#ifdef D_OV_DEFAULT_OPS_BODY
+#undef D_OV
+#undef D_OV_DEFAULT_OPS_BODY
+#endif

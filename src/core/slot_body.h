@@ -1,7 +1,7 @@
 /* slot_body.h — the shared slot protocol for one key width: a bucket scan
  * (thread or tile), the update of a pair in place (R6), the stash probe, the
  * key's two hashes, and the per-bucket resize work that depends on no design
- * (packing a bucket, its free slots, compaction, copying stash pairs).
+ * (packing a bucket, its free slots, compaction).
  * Included once per width and mode by designs/designs.h, with P_* defined
  * (core/protocol_mode_*.h); every design's operations call these.  No
  * include guard: once per instantiation.
@@ -277,20 +277,6 @@ HIVE_PROTO void P_SUFFIX(hive_compact_bucket)(const hive_view *v, P_GEOM_PARAM, 
     uint32_t n = P_SUFFIX(hive_pack_bucket)(bucket, P_GEOM_ARG, &ended);
     int marked = hive_take_mark(v, b);
     P_SUFFIX(hive_fill_free)(bucket, P_GEOM_ARG, n, ended || !marked);
-}
-
-/* Copies the stash pair in `slot`, if any, into the stash of `to` (a larger
- * stash replacing this one).  Returns 0 if it found no room there. */
-HIVE_PROTO int P_SUFFIX(hive_restash_slot)(const hive_view *to, P_GEOM_PARAM, const P_SLOT *slot)
-{
-    P_SLOT w = *slot;
-    P_KEY k = P_KEY_OF(w);
-    if (P_RESERVED(k))
-        return 1;
-    int r;
-    while ((r = P_SUFFIX(hive_stash_put)(to, P_GEOM_ARG, k, w, P_VIEW_HASH1(to, k), P_VIEW_HASH2(to, k))) < 0)
-        ; /* another copy took the slot first */
-    return r;
 }
 
 #endif

@@ -24,6 +24,7 @@
 #define HIVE_DESIGN_ID_P2 2
 #define HIVE_DESIGN_ID_ICEBERG 3
 #define HIVE_DESIGN_ID_CUCKOO 4
+#define HIVE_DESIGN_ID_CHAINING 5
 
 /* Every design other than the Hive design is a probe sequence over the
  * shared buckets (core/probe_body.h): X(ID, name) for each, ID naming its
@@ -31,7 +32,8 @@
  * of its operations (name_<width>_name).  The dispatch (designs/dispatch_body.h),
  * the names table (designs/names.h) and the tests' and bench's --design
  * take every design from here, so a new one is a line. */
-#define HIVE_PROBE_DESIGNS(X) X(DOUBLE, double) X(P2, p2) X(ICEBERG, iceberg) X(CUCKOO, cuckoo)
+#define HIVE_PROBE_DESIGNS(X)                                                                    \
+    X(DOUBLE, double) X(P2, p2) X(ICEBERG, iceberg) X(CUCKOO, cuckoo) X(CHAINING, chaining)
 /* All designs, the Hive design first. */
 #define HIVE_DESIGNS(X) X(HIVE, hive) HIVE_PROBE_DESIGNS(X)
 
@@ -44,7 +46,9 @@ typedef struct hive_view {
     uint64_t *slots;         /* buckets * S slots */
     uint32_t *locks;         /* one bit per bucket */
     uint64_t *stash;         /* stash_buckets * S slots, or NULL */
-    uint32_t *stash_used;    /* one bit per stash bucket: a pair was ever placed there */
+    uint32_t *stash_used;    /* one bit per stash bucket: a pair was ever placed there (the
+                              * chaining design: its chain heads and links instead,
+                              * designs/chaining/pool.h) */
     uint64_t *stash_live;    /* live keys in the stash (one counter, for stats) */
     hive_index ix;           /* bucket index rule (linear hashing) */
     uint64_t stash_buckets;  /* 0: no stash */
@@ -98,8 +102,7 @@ HIVE_PROTO int hive_hinted_full(const hive_view *v, uint64_t b)
 /* Where a key's stash probe starts: a third hash made of the first two. */
 HIVE_PROTO uint64_t hive_stash_home(uint32_t h1, uint32_t h2, uint64_t stash_buckets)
 {
-    uint64_t h = ((uint64_t)h2 << 32 | h1) * 0x9E3779B97F4A7C15ull;
-    return (h >> 32) % stash_buckets;
+    return hive_home_of(h1, h2, stash_buckets);
 }
 
 /* Has stash bucket sb ever held a pair?  A key's stash probe starts at its

@@ -28,7 +28,7 @@ hive_status hive_cpu_stash_alloc(const hive_cpu_table *ct, uint64_t stash_bucket
     /* No overflow: buckets <= 2^32, a bucket is at most 32 slots of 16
      * bytes, and the stash is at most a quarter of the buckets, plus one. */
     uint64_t bytes = stash_buckets * hive_cpu_bucket_bytes(ct);
-    uint64_t used_words = (stash_buckets + 31) / 32;
+    uint64_t used_words = hive_stash_side_words(ct->design, stash_buckets);
     s->stash = NULL;
     s->stash_used = NULL;
     s->stash_buckets = 0;
@@ -67,7 +67,7 @@ static void store_fill_empty(const hive_cpu_table *ct, hive_cpu_store *s)
     memset(s->slots, 0xFF, s->buckets * hive_cpu_bucket_bytes(ct));
     if (s->stash != NULL) {
         memset(s->stash, 0xFF, s->stash_buckets * hive_cpu_bucket_bytes(ct));
-        memset(s->stash_used, 0, (s->stash_buckets + 31) / 32 * sizeof(uint32_t));
+        memset(s->stash_used, 0, hive_stash_side_words(ct->design, s->stash_buckets) * sizeof(uint32_t));
     }
     s->stash_live = 0;
 }

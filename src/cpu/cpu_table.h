@@ -24,7 +24,8 @@ typedef struct hive_cpu_store {
     uint64_t *slots;        /* buckets * S slots of slot_words words, page-aligned */
     uint32_t *locks;        /* one bit per bucket, 0 = free */
     uint64_t *stash;        /* stash_buckets * S slots, or NULL */
-    uint32_t *stash_used;   /* one bit per stash bucket: ever held a pair (protocol.h) */
+    uint32_t *stash_used;   /* one bit per stash bucket: ever held a pair (protocol.h); the
+                             * chaining design's links (designs/chaining/pool.h) */
     uint64_t stash_live;    /* live keys in the stash (__atomic: the protocol counts them) */
     uint64_t buckets;
     uint64_t stash_buckets;

@@ -22,15 +22,19 @@ static uint64_t bucket_bytes(const hive_dict *d)
 
 static uint64_t lock_bytes(uint64_t buckets) { return (buckets + 31) / 32 * sizeof(uint32_t); }
 
-/* Bytes of a stash's bitmap of used buckets. */
-static uint64_t stash_used_bytes(uint64_t stash_buckets) { return (stash_buckets + 31) / 32 * sizeof(uint32_t); }
+/* Bytes of a stash's side words: its bitmap of used buckets, or a node
+ * pool's counter and links (designs/designs.h). */
+static uint64_t stash_used_bytes(uint32_t design, uint64_t stash_buckets)
+{
+    return hive_stash_side_words(design, stash_buckets) * sizeof(uint32_t);
+}
 
 /* The stash arrays of a view (table_alloc'd: a resize replaces them whole),
  * given back on `s` where they came from the caller's allocator. */
 static void free_stash(const hive_dict *d, hive_view *v, cudaStream_t s)
 {
     table_free(&d->allocator, v->stash, v->stash_buckets * bucket_bytes(d), s);
-    table_free(&d->allocator, v->stash_used, stash_used_bytes(v->stash_buckets), s);
+    table_free(&d->allocator, v->stash_used, stash_used_bytes(d->view.design, v->stash_buckets), s);
     table_free(&d->allocator, v->stash_live, sizeof(uint64_t), s);
     v->stash = NULL;
     v->stash_used = NULL;
@@ -48,7 +52,7 @@ static hive_status alloc_stash(const hive_dict *d, hive_view *v, uint64_t stash_
     v->stash_used = NULL;
     v->stash_live = NULL;
     v->stash_buckets = stash_buckets; /* the sizes free_stash gives back on failure */
-    uint64_t used_bytes = stash_used_bytes(stash_buckets);
+    uint64_t used_bytes = stash_used_bytes(d->view.design, stash_buckets);
     hive_status st = table_alloc(a, (void **)&v->stash, stash_buckets * bucket_bytes(d), s, call, "stash");
     if (st == HIVE_SUCCESS)
         st = table_alloc(a, (void **)&v->stash_used, used_bytes, s, call, "stash bitmap");
@@ -87,7 +91,7 @@ static void free_arrays(hive_dict *d)
 static uint64_t bytes_held(const hive_dict *d)
 {
     return d->slot_vm.mapped + d->lock_vm.mapped + d->view.stash_buckets * bucket_bytes(d) +
-           (d->view.stash_buckets + 31) / 32 * sizeof(uint32_t) + sizeof(uint64_t) + HIVE_COUNTER_BYTES;
+           stash_used_bytes(d->view.design, d->view.stash_buckets) + sizeof(uint64_t) + HIVE_COUNTER_BYTES;
 }
 
 /* The view's arrays where they are now: with an allocator, a map or trim
@@ -420,7 +424,8 @@ static hive_status cuda_clear(void *impl, hive_stream stream)
         st = hive_cuda_status(cudaMemsetAsync(d->view.stash, 0xFF, stash_bytes, s), call, "clearing the stash");
     if (st == HIVE_SUCCESS && d->view.stash_buckets)
         st = hive_cuda_status(cudaMemsetAsync(d->view.stash_used, 0,
-                                              (d->view.stash_buckets + 31) / 32 * sizeof(uint32_t), s),
+                                              stash_used_bytes(d->view.design, d->view.stash_buckets),
+                                              s),
                               call, "clearing the stash bitmap");
     if (st == HIVE_SUCCESS)
         st = hive_cuda_status(cudaMemsetAsync(d->view.stash_live, 0, sizeof(uint64_t), s), call,

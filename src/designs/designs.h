@@ -24,10 +24,15 @@
  *   cuckoo  (HIVE_DESIGN_CUCKOO) three buckets, first fit, eviction by a
  *           bounded random walk, the stash: designs/cuckoo/,
  *           docs/designs/cuckoo.md
+ *   chaining (HIVE_DESIGN_CHAINING) WarpSpeed's ChainingHT over hive's
+ *           buckets: a head bucket per key, its overflow in chains of
+ *           bucket-sized nodes from a node pool (the stash's memory):
+ *           designs/chaining/, docs/designs/chaining.md
  *
  * A new design that is a probe sequence is a folder with its probe order
  * and placement policy and an include of designs/probe_design.h
- * (double_body.h is the example), an ID and a line of HIVE_PROBE_DESIGNS in
+ * (double_body.h is the example; chaining_body.h also brings its own
+ * overflow store, D_OV), an ID and a line of HIVE_PROBE_DESIGNS in
  * core/view.h, a line in designs/instantiate.h; on the GPU, a file that
  * compiles the shared kernel macros with HIVE_ONLY_DESIGN and
  * HIVE_ONLY_NAME set to it (src/cuda/cuda_kernels32_double.cu). */
@@ -41,6 +46,15 @@
 #include "double/probe.h"
 #include "iceberg/probe.h"
 #include "p2/probe.h"
+#include "chaining/pool.h"
+
+/* 32-bit words beside a stash (or node pool) of `buckets` buckets, in
+ * hive_view's stash_used: one bit a bucket, or the chaining design's chain
+ * heads, links and bump counter (chaining/pool.h).  Host and device. */
+HIVE_HD uint64_t hive_stash_side_words(uint32_t design, uint64_t buckets)
+{
+    return design == HIVE_DESIGN_ID_CHAINING ? hive_chain_words(buckets) : (buckets + 31) / 32;
+}
 
 /* How the dispatch, where it chooses at run time, calls a design other than
  * Hive: out of line on the GPU (dispatch_body.h says why), inline where the

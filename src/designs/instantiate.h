@@ -20,5 +20,8 @@
 #if !defined(HIVE_ONLY_DESIGN) || HIVE_ONLY_DESIGN == HIVE_DESIGN_ID_CUCKOO
 #include "cuckoo/cuckoo_body.h"
 #endif
+#if !defined(HIVE_ONLY_DESIGN) || HIVE_ONLY_DESIGN == HIVE_DESIGN_ID_CHAINING
+#include "chaining/chaining_body.h"
+#endif
 #include "dispatch_body.h"
 #include "../core/protocol_end.h"

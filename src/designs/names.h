@@ -53,7 +53,8 @@ static inline int hive_design_parse(const char *s, hive_design *d)
  * then the less full back-yard bucket) over random hashes gave these, per
  * slots per bucket (docs/designs/p2.md, iceberg.md).  The Hive design
  * (cuckoo eviction) and the double design (16 probes) hold any
- * max_load_factor. */
+ * max_load_factor, and the chaining design sizes its node pool for it
+ * (api/config.c). */
 static inline double hive_design_load_cap(hive_design d, uint32_t slots)
 {
     switch (d) {

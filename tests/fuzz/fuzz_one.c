@@ -4,8 +4,9 @@
  *
  *   header, 7 bytes
  *     0  bit 0: KV64 (else KV32); bit 1: 2 threads (else 1); bit 2: the double
- *        design (else the Hive design); bit 3: a hash seed made from the
- *        header's first 5 bytes (else seed 0, the unseeded hashes)
+ *        design, bit 4: the chaining design (over bit 2; else the Hive
+ *        design); bit 3: a hash seed made from the header's first 5 bytes
+ *        (else seed 0, the unseeded hashes)
  *     1  initial_capacity: c < 128 gives 1 + c, else 128 + 3 (c - 128) (up to 509)
  *     2  max_load_factor (bits 0-2), min_load_factor as a fraction of
  *        max_load_factor / 2 (bits 3-5)                  see the tables below
@@ -108,7 +109,9 @@ static hive_config read_config(fz_input *in, ht_target *t)
     uint8_t b0 = fz_byte(in), cap = fz_byte(in), lf = fz_byte(in), stash = fz_byte(in),
             geo = fz_byte(in);
     ht_target_init(t, HIVE_BACKEND_CPU, (b0 & 1) ? HIVE_KV64 : HIVE_KV32);
-    ht_target_set_design(t, (b0 & 4) ? HIVE_DESIGN_DOUBLE : HIVE_DESIGN_HIVE);
+    ht_target_set_design(t, (b0 & 16)  ? HIVE_DESIGN_CHAINING
+                            : (b0 & 4) ? HIVE_DESIGN_DOUBLE
+                                       : HIVE_DESIGN_HIVE);
     hive_config c = ht_config(t);
     c.threads = (b0 & 2) ? 2 : 1;
     c.initial_capacity = cap < 128 ? 1u + cap : 128u + 3u * (cap - 128u);
@@ -271,13 +274,20 @@ static void check_config(fz_run_state *r)
     HT_CHECK_STATUS(hive_get_config(r->table, &got), HIVE_SUCCESS, "%s", r->where);
     const hive_config *c = &r->config;
     uint32_t slots = c->bucket_slots ? c->bucket_slots : got.bucket_slots;
+    /* The chaining design raises its pool's share to what its overflow needs
+     * (hive.h), up to half the table; 0 stays 0. */
+    int fraction_ok = c->design == HIVE_DESIGN_CHAINING
+                          ? (c->stash_fraction == 0 ? got.stash_fraction == 0
+                                                    : got.stash_fraction >= c->stash_fraction &&
+                                                          got.stash_fraction <= 0.5)
+                          : got.stash_fraction == c->stash_fraction;
     HT_CHECK(got.struct_size == c->struct_size && got.version == c->version &&
                  got.backend == HIVE_BACKEND_CPU && got.key_width == c->key_width &&
                  got.initial_capacity == c->initial_capacity &&
                  got.max_load_factor == c->max_load_factor &&
                  got.min_load_factor == c->min_load_factor &&
                  got.resize_batch == c->resize_batch && got.max_evictions == c->max_evictions &&
-                 got.stash_fraction == c->stash_fraction && got.threads == c->threads &&
+                 fraction_ok && got.threads == c->threads &&
                  got.bucket_slots == slots && got.lanes_per_op >= 1 && got.design == c->design &&
                  got.hash_seed == c->hash_seed,
              "%s: hive_get_config differs from the config given (bucket_slots %u, lanes %u)",

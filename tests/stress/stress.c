@@ -3,6 +3,7 @@
  *
  *   hive-stress <kv32|kv64> [disjoint|add|keep|mixed|growrace|fill ...]
  *               [--backend cpu|cuda] [--threads T] [--scale S]
+ *               [--design NAME]
  *
  *   disjoint  every thread inserts its own keys in batches of 1..2048 while
  *             the table grows from 1024 slots; each checks a sample of its
@@ -752,7 +753,8 @@ int main(int argc, char **argv)
                      {"growrace", scenario_growrace}, {"fill", scenario_fill}};
     enum { SCENARIOS = sizeof scenarios / sizeof scenarios[0] };
     const char *usage = "<kv32|kv64> [disjoint|add|keep|mixed|growrace|fill ...] [--backend cpu|cuda] "
-                        "[--threads T] [--scale S]";
+                        "[--threads T] [--scale S] [--design NAME]";
+    hive_design design = ht_take_design(&argc, argv, usage);
     hive_backend backend = HIVE_BACKEND_CPU;
     hive_key_width width = HIVE_KV32;
     if (argc < 2 || !ht_parse_width(argv[1], &width)) {
@@ -788,8 +790,9 @@ int main(int argc, char **argv)
         }
     }
     ht_target_init(&target, backend, width);
+    ht_target_set_design(&target, design);
     ht_require_backend(&target);
-    snprintf(name, sizeof name, "stress %s %s", target.backend_name, target.width_name);
+    snprintf(name, sizeof name, "stress %s %s %s", target.backend_name, target.width_name, target.design_name);
     for (int s = 0; s < SCENARIOS; s++)
         if (!any || chosen[s]) {
             size_t len = strlen(name);

@@ -4,6 +4,7 @@
 
 #include "check.h"
 #include "core/index.h"
+#include "designs/chaining/pool.h"
 #include "designs/cuckoo/probe.h"
 #include "designs/double/probe.h"
 #include "designs/hive/probe.h"
@@ -36,6 +37,8 @@ uint32_t ht_key_probes(const ht_target *t)
         return HIVE_ICEBERG_PROBES;
     case HIVE_DESIGN_CUCKOO:
         return HIVE_CUCKOO_PROBES;
+    case HIVE_DESIGN_CHAINING:
+        return 1; /* its head bucket; its chain does not depend on the table's size */
     default:
         return HIVE_HIVE_PROBES;
     }
@@ -52,6 +55,8 @@ uint32_t ht_probe_hash(const ht_target *t, uint32_t h1, uint32_t h2, uint32_t pr
         return hive_iceberg_probe_hash(h1, h2, probe);
     case HIVE_DESIGN_CUCKOO:
         return hive_cuckoo_probe_hash(h1, h2, probe);
+    case HIVE_DESIGN_CHAINING:
+        return hive_chaining_probe_hash(h1, h2, probe);
     default:
         return hive_hive_probe_hash(h1, h2, probe);
     }

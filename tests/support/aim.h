@@ -1,9 +1,9 @@
 /* aim.h — keys aimed at buckets: keys of the target's width whose candidate
  * buckets (the probe buckets of the target's design: the Hive and p2
- * designs' two, the iceberg's and cuckoo's three, the double design's 16)
- * lie in a chosen range of buckets of a table's base
- * index, hive_index_for(base), the index of a table created with `base`
- * buckets (src/core/index.h), under the table's hash seed
+ * designs' two, the iceberg's and cuckoo's three, the double design's 16,
+ * the chaining design's head bucket) lie in a chosen range of buckets of a
+ * table's base index, hive_index_for(base), the index of a table created
+ * with `base` buckets (src/core/index.h), under the table's hash seed
  * (hive_config.hash_seed: ht_hash_seed reads it).  The same keys spread
  * over a table with another seed.
  *

@@ -146,6 +146,11 @@ static void bad_configs(void)
     BAD(design, (hive_design)64, "design 64");
     BAD(design, (hive_design)-1, "design -1");
 #undef BAD
+    /* The chaining design's node pool may take up to half the table. */
+    c = ht_config(t);
+    c.design = HIVE_DESIGN_CHAINING;
+    c.stash_fraction = 0.51;
+    expect_bad_config(&c, "stash_fraction", "a chaining pool of stash_fraction 0.51");
     c = ht_config(t);
     c.bucket_slots = 8;
     c.lanes_per_op = 16;

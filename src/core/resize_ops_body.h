@@ -100,7 +100,7 @@ HIVE_PROTO int D_OP(hive_restash_slot)(const hive_view *to, P_GEOM_PARAM, const 
     if (P_RESERVED(k))
         return 1;
     int r;
-    while ((r = D_OV(hive_stash_put)(to, P_GEOM_ARG, k, w, P_HASH1(k), P_HASH2(k))) < 0)
+    while ((r = D_OV(hive_stash_put)(to, P_GEOM_ARG, k, w, P_VIEW_HASH1(to, k), P_VIEW_HASH2(to, k))) < 0)
         ; /* another copy took the slot first */
     return r;
 }

@@ -130,7 +130,7 @@ static int ch_open(ch_run *r, const ht_target *t, uint64_t seed, double stash_fr
         ht_fatal("out of host memory");
     ht_ref taken;
     ht_ref_init(&taken);
-    ht_aimed_keys(t, &r->rng, st.buckets, CH_HEAD, 1, r->keys, r->n, &taken);
+    ht_aimed_keys(t, ht_hash_seed(r->table), &r->rng, st.buckets, CH_HEAD, 1, r->keys, r->n, &taken);
     ht_ref_free(&taken);
     ht_batch_init(&r->b, t, r->n);
     ht_batch_init(&r->scratch, t, r->n);

@@ -12,13 +12,22 @@
  *    takes it past the pool's size, and is then private to its taker until
  *    it is linked: its slots are EMPTY (pool memory starts so, and a node is
  *    never handed out twice), its next link 0.
- *  - The taker CASes its pair into slot 0, fences (release), and links the
- *    node by a CAS of a 0 link to node + 1: the chain's head if the chain is
- *    empty, else the next link of its last node.  Another taker may link
- *    first; the loser follows the new link and tries at the next 0.  Links
- *    are never written again until the pool is replaced (between batches).
+ *  - A writer that found no room in the chain first reserves its end: a
+ *    CAS of the 0 link there (the chain's head if the chain is empty, else
+ *    the next link of its last node) to HIVE_CHAIN_PENDING.  Only then does
+ *    it take a node, CAS its pair into slot 0, fence (release), and write
+ *    node + 1 over the reservation (or 0 back, if the pool had no node).
+ *    Writers that find the end reserved wait for the link and scan the new
+ *    node, so that racing writers share one new node instead of each
+ *    linking a node of one pair (on a GPU, hundreds of them, which ran the
+ *    pool out).  Between its reservation and the link the reserver scans
+ *    the chain once more (room that appeared since its first scan comes
+ *    first: it gives the reservation back) and runs the counter's CAS, and
+ *    takes no lock, so the wait is short.  Links are never written again
+ *    until the pool is replaced (between batches).
  *  - Readers load a link (relaxed on the GPU) and fence (acquire) before
- *    they read the node it names, so they see its pair.
+ *    they read the node it names, so they see its pair.  A reserved link
+ *    ends the chain for them: its node is not linked yet.
  *  - Slots of linked nodes follow the slot protocol: a free slot is claimed
  *    by CAS of the first free slot a scan saw (free slots stay a suffix of
  *    each node), a TOMB under the key's head lock, updates and erases in
@@ -37,13 +46,15 @@ HIVE_PROTO uint32_t D_OP(hive_chain_first)(const hive_view *v, P_GEOM_PARAM, uin
 {
     (void)P_GEOM_ARG;
     uint64_t chain = hive_chain_of(h1, h2, v->stash_buckets);
-    return C_ONE(hive_read_u32(v->stash_used + hive_chain_head_word(chain)));
+    uint32_t n = C_ONE(hive_read_u32(v->stash_used + hive_chain_head_word(chain)));
+    return n == HIVE_CHAIN_PENDING ? 0 : n;
 }
 
 HIVE_PROTO uint32_t D_OP(hive_chain_next)(const hive_view *v, P_GEOM_PARAM, uint32_t node)
 {
     (void)P_GEOM_ARG;
-    return C_ONE(hive_read_u32(v->stash_used + hive_chain_next_word(v->stash_buckets, node - 1)));
+    uint32_t n = C_ONE(hive_read_u32(v->stash_used + hive_chain_next_word(v->stash_buckets, node - 1)));
+    return n == HIVE_CHAIN_PENDING ? 0 : n;
 }
 
 /* Whether k may be in a chain at all: the table has a pool.  (The chain's
@@ -126,16 +137,22 @@ HIVE_PROTO uint32_t D_OP(hive_chain_take)(const hive_view *v, P_GEOM_PARAM)
     return 0;
 }
 
-/* Links node n (+1) at the end of the chain whose head word is `link`. */
-HIVE_PROTO void D_OP(hive_chain_link)(const hive_view *v, P_GEOM_PARAM, uint32_t *link, uint32_t n)
+/* Reserves the end of the chain whose head word is `link`, waiting out
+ * another writer's reservation: returns the 0 link there, now
+ * HIVE_CHAIN_PENDING. */
+HIVE_PROTO uint32_t *D_OP(hive_chain_reserve)(const hive_view *v, P_GEOM_PARAM, uint32_t *link)
 {
     (void)P_GEOM_ARG;
-    for (;;) {
+    for (unsigned round = 0;;) {
         uint32_t at = C_ONE(hive_read_u32(link));
+        if (at == HIVE_CHAIN_PENDING) {
+            hive_backoff(round++); /* its writer is linking a node there */
+            continue;
+        }
         if (at == 0) {
-            if (C_ONE(hive_cas_u32(link, 0u, n)) == 0u)
-                return;
-            continue; /* another node was linked here first: go on past it */
+            if (C_ONE(hive_cas_u32(link, 0u, HIVE_CHAIN_PENDING)) == 0u)
+                return link;
+            continue;
         }
         link = v->stash_used + hive_chain_next_word(v->stash_buckets, at - 1);
     }
@@ -160,16 +177,26 @@ HIVE_PROTO int D_OP(hive_stash_put)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P
     }
     if (v->stash_buckets == 0)
         return 0;
+    uint64_t chain = hive_chain_of(h1, h2, v->stash_buckets);
+    uint32_t *end = D_OP(hive_chain_reserve)(v, P_GEOM_ARG, v->stash_used + hive_chain_head_word(chain));
+    /* The chain cannot grow now but through us: if a writer linked a node
+     * since the scan, or a slot was freed, that room comes first. */
+    st = D_OP(hive_scan_stash)(v, P_GEOM_ARG, k, h1, h2);
+    if (st.free_slot) {
+        C_ONE(hive_cas_u32(end, HIVE_CHAIN_PENDING, 0u));
+        return -1;
+    }
     uint32_t n = D_OP(hive_chain_take)(v, P_GEOM_ARG);
-    if (n == 0)
+    if (n == 0) {
+        C_ONE(hive_cas_u32(end, HIVE_CHAIN_PENDING, 0u));
         return 0;
+    }
     P_SLOT *node = P_SUFFIX(hive_bucket)((P_SLOT *)v->stash, n - 1, P_S);
     const P_SLOT empty = P_MAKE(P_EMPTY, (P_VAL) ~(P_VAL)0);
     P_CAS(node, empty, pair); /* the node is ours alone until it is linked */
     P_ADD_LIVE(v, 1);
     hive_fence(); /* the pair before the link that publishes it */
-    uint64_t chain = hive_chain_of(h1, h2, v->stash_buckets);
-    D_OP(hive_chain_link)(v, P_GEOM_ARG, v->stash_used + hive_chain_head_word(chain), n);
+    C_ONE(hive_cas_u32(end, HIVE_CHAIN_PENDING, n));
     return 1;
 }
 

@@ -52,6 +52,12 @@ HIVE_HD uint64_t hive_chain_words(uint64_t nodes)
     return nodes ? 1 + hive_chain_count(nodes) + nodes : 0;
 }
 
+/* A link word's value while one writer extends the chain there: it took the
+ * 0 link by CAS, and is taking a node, writing its pair, then linking it.
+ * Readers take it for the chain's end; other writers wait for the link
+ * (chain_body.h).  No node is numbered so. */
+#define HIVE_CHAIN_PENDING UINT32_MAX
+
 /* Word indices: the bump counter, chain c's head, node n's next link. */
 #define HIVE_CHAIN_TAKEN_WORD 0
 

@@ -85,7 +85,7 @@ HIVE_PROTO P_SUFFIX(hive_stash_scan) D_OP(hive_scan_stash)(const hive_view *v, P
 HIVE_NO_UNROLL
     for (uint32_t n = D_OP(hive_chain_first)(v, P_GEOM_ARG, h1, h2); n != 0;
          n = D_OP(hive_chain_next)(v, P_GEOM_ARG, n)) {
-        hive_order_reads(); /* the link before the node it names (the linker fenced between) */
+        hive_order_reads(); /* the link before the node it names (its writer fenced between) */
         P_SLOT *node = P_SUFFIX(hive_bucket)((P_SLOT *)v->stash, n - 1, P_S);
         P_SUFFIX(hive_scan) s = P_SUFFIX(hive_scan_bucket)(node, P_GEOM_ARG, k);
         if (s.match >= 0) {

@@ -61,6 +61,8 @@ HIVE_PROTO uint64_t hive_add_u64(uint64_t *p, uint64_t d)
     return (uint64_t)atomicAdd((unsigned long long *)p, (unsigned long long)d);
 }
 
+HIVE_PROTO uint32_t hive_add_u32(uint32_t *p, uint32_t d) { return atomicAdd(p, d); }
+
 /* The sum of x over the 32 lanes of a warp, all of which must call it:
  * one instruction from sm_80, a shuffle tree before. */
 HIVE_PROTO uint32_t hive_warp_sum(uint32_t x)
@@ -208,6 +210,8 @@ HIVE_PROTO uint64_t hive_add_u64(uint64_t *p, uint64_t d)
 {
     return __atomic_fetch_add(p, d, __ATOMIC_ACQ_REL);
 }
+
+HIVE_PROTO uint32_t hive_add_u32(uint32_t *p, uint32_t d) { return __atomic_fetch_add(p, d, __ATOMIC_ACQ_REL); }
 
 HIVE_PROTO uint64_t hive_read_u64(const uint64_t *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
 

@@ -8,8 +8,8 @@
  *
  * Who writes what, and with which order (docs/designs/chaining.md):
  *
- *  - A node is handed out once, by a CAS on the bump counter that never
- *    takes it past the pool's size, and is then private to its taker until
+ *  - A node is handed out once, by a fetch-and-add on the bump counter
+ *    (a value past the pool's size hands out nothing), and is then private to its taker until
  *    it is linked: its slots are EMPTY (pool memory starts so, and a node is
  *    never handed out twice), its next link 0.
  *  - A writer that found no room in the chain first reserves its end: a
@@ -122,19 +122,18 @@ HIVE_PROTO int D_OP(hive_stash_erase)(const hive_view *v, P_GEOM_PARAM, P_KEY k,
 
 /* Takes a node from the pool: its index + 1, or 0 when every node is out
  * (the pool is full: the caller reports no room, and R7 relieves or grows
- * the table as for a full stash). */
+ * the table as for a full stash).  One fetch-and-add, not a CAS loop: a
+ * GPU's thousands of takers of one batch would fail each other's CASes
+ * (the counter passes the pool's size only by the takers that meet it
+ * full, each of which adds 1 once). */
 HIVE_PROTO uint32_t D_OP(hive_chain_take)(const hive_view *v, P_GEOM_PARAM)
 {
     (void)P_GEOM_ARG;
     uint32_t *taken = v->stash_used + HIVE_CHAIN_TAKEN_WORD;
-    uint32_t seen = C_ONE(hive_read_u32(taken));
-    while ((uint64_t)seen < v->stash_buckets) {
-        uint32_t was = C_ONE(hive_cas_u32(taken, seen, seen + 1));
-        if (was == seen)
-            return seen + 1;
-        seen = was;
-    }
-    return 0;
+    if ((uint64_t)C_ONE(hive_read_u32(taken)) >= v->stash_buckets)
+        return 0;
+    uint32_t n = C_ONE(hive_add_u32(taken, 1u));
+    return (uint64_t)n < v->stash_buckets ? n + 1 : 0;
 }
 
 /* Reserves the end of the chain whose head word is `link`, waiting out

@@ -7,7 +7,8 @@
  * in the array the other designs keep their stash bits in (hive_view's
  * stash_used), 32-bit words:
  *
- *   word 0                      nodes handed out (a bump counter, <= nodes)
+ *   word 0                      nodes handed out (a bump counter; past
+ *                               `nodes` once the pool ran out)
  *   words 1 .. C                the first node of chain c (node + 1; 0: none)
  *   words C+1 .. C+nodes        the next node after node n (node + 1; 0: none)
  *

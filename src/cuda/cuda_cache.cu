@@ -4,6 +4,7 @@
  * the per-call outcome counters, and the memory-space check of caller
  * pointers.  Every call is synchronous: it waits for its stream before it
  * returns. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,6 +89,14 @@ static hive_cache_batch_kernel batch_kernel(int op, int *index)
     }
 }
 
+typedef struct deferred {
+    uint64_t n;                   /* keys the lists have room for */
+    uint64_t *slots[2], *index[2]; /* CUB's double buffers */
+    unsigned long long *count;
+    void *temp;
+    size_t temp_bytes;
+} deferred;
+
 typedef struct hive_cache_cuda {
     int device;
     int sm_count;
@@ -99,6 +108,8 @@ typedef struct hive_cache_cuda {
     uint64_t *host_counters; /* pinned host, as many */
     uint64_t counter_busy;   /* bit i: block i in use (host atomics) */
     hive_allocator allocator; /* config.allocator: the device arrays' (alloc NULL: cudaMalloc) */
+    pthread_mutex_t defer_lock; /* held by the find that uses `defer` (others copy unsorted) */
+    deferred defer;             /* the lists of finds over host values, grown on demand */
 } hive_cache_cuda;
 
 static uint64_t table_slots(const hive_cache_cuda *c) { return c->view.buckets * c->view.slots; }
@@ -165,8 +176,12 @@ static hive_status cache_alloc(const hive_cache_cuda *c, void **p, size_t bytes,
     return table_alloc(&c->allocator, p, bytes, NULL, call, what);
 }
 
+static void deferred_close(const hive_cache_cuda *c, deferred *d);
+
 static void free_cache(hive_cache_cuda *c)
 {
+    deferred_close(c, &c->defer);
+    pthread_mutex_destroy(&c->defer_lock);
     uint64_t n = table_slots(c);
     table_free(&c->allocator, c->view.digests, n, NULL);
     table_free(&c->allocator, c->view.keys, n * sizeof(uint64_t), NULL);
@@ -235,6 +250,7 @@ static hive_status cache_create(const hive_cache_config *config, uint64_t bucket
         st = hive_fail(HIVE_ERROR_OUT_OF_MEMORY, call, "no host memory for the table state");
         goto out;
     }
+    pthread_mutex_init(&c->defer_lock, NULL);
     c->device = config->device;
     c->sm_count = prop.multiProcessorCount;
     c->allocator = config->allocator;
@@ -416,13 +432,6 @@ static hive_cache_copy copy_geometry(uint32_t value_bytes, uint32_t value_type, 
 #endif
 #define DEFER_MIN_KEYS (1u << 14)
 
-typedef struct deferred {
-    uint64_t n;                   /* keys the lists have room for */
-    uint64_t *slots[2], *index[2]; /* CUB's double buffers */
-    unsigned long long *count;
-    void *temp;
-    size_t temp_bytes;
-} deferred;
 
 static int defers(const hive_cache_cuda *c, const hive_cache_batch *b)
 {
@@ -459,11 +468,21 @@ static hive_status deferred_open(const hive_cache_cuda *c, uint64_t n, deferred 
         st = cache_alloc(c, (void **)&d->count, sizeof *d->count, call, "their count");
     if (st == HIVE_SUCCESS)
         st = cache_alloc(c, &d->temp, d->temp_bytes, call, "the sort's scratch");
-    if (st == HIVE_SUCCESS)
-        st = hive_cuda_status(cudaMemset(d->count, 0, sizeof *d->count), call, "cudaMemset");
     if (st != HIVE_SUCCESS)
         deferred_close(c, d);
     return st;
+}
+
+/* The cache's lists, with room for n keys, for the calling find (which
+ * holds defer_lock): grown to twice what they were, or n. */
+static hive_status deferred_reserve(hive_cache_cuda *c, uint64_t n, cudaStream_t s, const char *call)
+{
+    if (c->defer.n < n) {
+        uint64_t want = 2 * c->defer.n > n ? 2 * c->defer.n : n;
+        deferred_close(c, &c->defer);
+        HIVE_TRY(deferred_open(c, want > INT32_MAX ? n : want, &c->defer, call));
+    }
+    return hive_cuda_status(cudaMemsetAsync(c->defer.count, 0, sizeof *c->defer.count, s), call, "cudaMemsetAsync");
 }
 
 /* After the find kernel (its stream waited for): the listed values, sorted
@@ -516,20 +535,23 @@ static hive_status run_batch(hive_cache_cuda *c, const hive_cache_batch *b, uint
     l.batch = b;
     l.copy = copy_geometry(c->view.value_bytes, b->value_type, b->op == HIVE_CACHE_ACCUM, b->values_in,
                            b->values_out, b->out_values);
-    deferred d;
-    int defer = defers(c, b);
+    /* Concurrent finds: the one that holds the lists sorts, the others copy
+     * as they go. */
+    int defer = defers(c, b) && pthread_mutex_trylock(&c->defer_lock) == 0;
+    hive_status st = HIVE_SUCCESS;
     if (defer) {
-        HIVE_TRY(deferred_open(c, b->n, &d, call));
-        l.copy.defer_slots = d.slots[0];
-        l.copy.defer_index = d.index[0];
-        l.copy.defer_count = d.count;
+        st = deferred_reserve(c, b->n, s, call);
+        l.copy.defer_slots = c->defer.slots[0];
+        l.copy.defer_index = c->defer.index[0];
+        l.copy.defer_count = c->defer.count;
     }
     uint64_t k[HIVE_CACHE_CTR_COUNT];
-    hive_status st = with_counters(c, s, call, launch_batch, &l, k);
+    if (st == HIVE_SUCCESS)
+        st = with_counters(c, s, call, launch_batch, &l, k);
     if (defer) {
         if (st == HIVE_SUCCESS)
-            st = deferred_copy(c, &d, b, &l.copy, s, call);
-        deferred_close(c, &d);
+            st = deferred_copy(c, &c->defer, b, &l.copy, s, call);
+        pthread_mutex_unlock(&c->defer_lock);
     }
     HIVE_TRY(st);
     outcome->reserved = k[HIVE_CACHE_CTR_RESERVED];

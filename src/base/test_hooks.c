@@ -6,8 +6,9 @@
  * happens to run with HIVE_TEST_FAIL_* set gets the same library as any other.
  * With HIVE_TEST_HOOKS=1 (the tests' hive_testing library: the same objects
  * with this variant beside them, src/CMakeLists.txt) they follow
- * HIVE_TEST_FAIL_ALLOC, HIVE_TEST_FAIL_RESIZE_STEP and
- * HIVE_TEST_COMPUTE_CAPABILITY as alloc.h describes. */
+ * HIVE_TEST_FAIL_ALLOC, HIVE_TEST_FAIL_RESIZE_STEP,
+ * HIVE_TEST_COMPUTE_CAPABILITY and HIVE_TEST_CACHE_DEFER_BYTES as alloc.h
+ * describes. */
 #include "alloc.h"
 
 #ifndef HIVE_TEST_HOOKS
@@ -17,6 +18,8 @@ int hive_alloc_should_fail(void) { return 0; }
 int hive_resize_step_should_fail(void) { return 0; }
 
 int hive_test_capability(int real) { return real; }
+
+long long hive_test_cache_defer(long long real) { return real; }
 
 #else
 
@@ -95,6 +98,22 @@ int hive_test_capability(int real)
 {
     long long pretend = injection_load(&pretended_capability, capability_setting);
     return pretend < 0 ? real : (int)pretend;
+}
+
+/* HIVE_TEST_CACHE_DEFER_BYTES: the least host bytes of values over which a
+ * find sorts; -1 when unset or empty. */
+static long long defer_setting(void)
+{
+    const char *v = getenv("HIVE_TEST_CACHE_DEFER_BYTES");
+    return (v != NULL && v[0] != '\0') ? atoll(v) : -1;
+}
+
+static _Atomic long long defer_bytes = -2;
+
+long long hive_test_cache_defer(long long real)
+{
+    long long set = injection_load(&defer_bytes, defer_setting);
+    return set < 0 ? real : set;
 }
 
 #endif

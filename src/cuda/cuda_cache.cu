@@ -4,6 +4,7 @@
  * the per-call outcome counters, and the memory-space check of caller
  * pointers.  Every call is synchronous: it waits for its stream before it
  * returns. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +15,8 @@
 #include "cuda_device.h"
 #include "cuda_cache_kernels.cuh"
 #include "cuda_table.h"
+
+#include <cub/device/device_radix_sort.cuh>
 
 /* Counter blocks, one per call in flight (calls may come from several host
  * threads at once on one table). */
@@ -86,6 +89,14 @@ static hive_cache_batch_kernel batch_kernel(int op, int *index)
     }
 }
 
+typedef struct deferred {
+    uint64_t n;                   /* keys the lists have room for */
+    uint64_t *slots[2], *index[2]; /* CUB's double buffers */
+    unsigned long long *count;
+    void *temp;
+    size_t temp_bytes;
+} deferred;
+
 typedef struct hive_cache_cuda {
     int device;
     int sm_count;
@@ -97,6 +108,8 @@ typedef struct hive_cache_cuda {
     uint64_t *host_counters; /* pinned host, as many */
     uint64_t counter_busy;   /* bit i: block i in use (host atomics) */
     hive_allocator allocator; /* config.allocator: the device arrays' (alloc NULL: cudaMalloc) */
+    pthread_mutex_t defer_lock; /* held by the find that uses `defer` (others copy unsorted) */
+    deferred defer;             /* the lists of finds over host values, grown on demand */
 } hive_cache_cuda;
 
 static uint64_t table_slots(const hive_cache_cuda *c) { return c->view.buckets * c->view.slots; }
@@ -163,8 +176,12 @@ static hive_status cache_alloc(const hive_cache_cuda *c, void **p, size_t bytes,
     return table_alloc(&c->allocator, p, bytes, NULL, call, what);
 }
 
+static void deferred_close(const hive_cache_cuda *c, deferred *d);
+
 static void free_cache(hive_cache_cuda *c)
 {
+    deferred_close(c, &c->defer);
+    pthread_mutex_destroy(&c->defer_lock);
     uint64_t n = table_slots(c);
     table_free(&c->allocator, c->view.digests, n, NULL);
     table_free(&c->allocator, c->view.keys, n * sizeof(uint64_t), NULL);
@@ -233,6 +250,7 @@ static hive_status cache_create(const hive_cache_config *config, uint64_t bucket
         st = hive_fail(HIVE_ERROR_OUT_OF_MEMORY, call, "no host memory for the table state");
         goto out;
     }
+    pthread_mutex_init(&c->defer_lock, NULL);
     c->device = config->device;
     c->sm_count = prop.multiProcessorCount;
     c->allocator = config->allocator;
@@ -398,6 +416,100 @@ static hive_cache_copy copy_geometry(uint32_t value_bytes, uint32_t value_type, 
     return g;
 }
 
+/* ---------------------------------------------------------------- finds over host values */
+
+/* A find whose values partly live in host memory, over more of it than the
+ * GPU's address translation covers, reads them in slot order: the find
+ * kernel copies the values in device memory and lists the others (slot,
+ * key index); CUB sorts the list by slot; a second kernel copies those
+ * values.  Random 128-byte reads ran 14.9 GB/s over 1 GiB of mapped host
+ * memory and 5.9 over 4 GiB, the same reads sorted 50-53 (docs/perf.md,
+ * "Host memory read in address order").  On an H100 the sorted find of
+ * 2^18 keys moved 21.6 GB/s over 2 GiB of values (dim 32) and 23.2 over
+ * 4 GiB (dim 64), against 7.05 and 10.3 unsorted; over 1 GiB the two were
+ * even (23.5 and 22.1 at dim 64), and over 512 MiB the sort cost more
+ * than it saved (dim 32: 15-19 against 44).  Hence from 1.5 GiB.  The
+ * tests' build may lower the host range it takes (base/alloc.h); a build
+ * may move it (UINT64_MAX: never), as an experiment. */
+#ifndef HIVE_CACHE_DEFER_MIN_HOST_BYTES
+#define HIVE_CACHE_DEFER_MIN_HOST_BYTES (3ull << 29)
+#endif
+#define DEFER_MIN_KEYS (1u << 14)
+
+
+static int defers(const hive_cache_cuda *c, const hive_cache_batch *b)
+{
+    uint64_t host_bytes = (table_slots(c) - c->view.value_split) * c->view.value_bytes;
+    uint64_t least = (uint64_t)hive_test_cache_defer((long long)HIVE_CACHE_DEFER_MIN_HOST_BYTES);
+    return b->op == HIVE_CACHE_FIND && b->values_out != NULL && c->host_values != NULL && b->n <= INT32_MAX &&
+           host_bytes >= least && (b->n >= DEFER_MIN_KEYS || least < HIVE_CACHE_DEFER_MIN_HOST_BYTES);
+}
+
+static void deferred_close(const hive_cache_cuda *c, deferred *d)
+{
+    for (int k = 0; k < 2; k++) {
+        table_free(&c->allocator, d->slots[k], d->n * sizeof(uint64_t), NULL);
+        table_free(&c->allocator, d->index[k], d->n * sizeof(uint64_t), NULL);
+    }
+    table_free(&c->allocator, d->count, sizeof *d->count, NULL);
+    table_free(&c->allocator, d->temp, d->temp_bytes, NULL);
+    memset(d, 0, sizeof *d);
+}
+
+static hive_status deferred_open(const hive_cache_cuda *c, uint64_t n, deferred *d, const char *call)
+{
+    memset(d, 0, sizeof *d);
+    d->n = n;
+    cub::DoubleBuffer<uint64_t> keys(NULL, NULL), values(NULL, NULL);
+    hive_status st = hive_cuda_status(cub::DeviceRadixSort::SortPairs(NULL, d->temp_bytes, keys, values, (int)n),
+                                      call, "cub::DeviceRadixSort (size)");
+    for (int k = 0; k < 2 && st == HIVE_SUCCESS; k++) {
+        st = cache_alloc(c, (void **)&d->slots[k], n * sizeof(uint64_t), call, "slots of a find's host values");
+        if (st == HIVE_SUCCESS)
+            st = cache_alloc(c, (void **)&d->index[k], n * sizeof(uint64_t), call, "their keys' indices");
+    }
+    if (st == HIVE_SUCCESS)
+        st = cache_alloc(c, (void **)&d->count, sizeof *d->count, call, "their count");
+    if (st == HIVE_SUCCESS)
+        st = cache_alloc(c, &d->temp, d->temp_bytes, call, "the sort's scratch");
+    if (st != HIVE_SUCCESS)
+        deferred_close(c, d);
+    return st;
+}
+
+/* The cache's lists, with room for n keys, for the calling find (which
+ * holds defer_lock): grown to twice what they were, or n. */
+static hive_status deferred_reserve(hive_cache_cuda *c, uint64_t n, cudaStream_t s, const char *call)
+{
+    if (c->defer.n < n) {
+        uint64_t want = 2 * c->defer.n > n ? 2 * c->defer.n : n;
+        deferred_close(c, &c->defer);
+        HIVE_TRY(deferred_open(c, want > INT32_MAX ? n : want, &c->defer, call));
+    }
+    return hive_cuda_status(cudaMemsetAsync(c->defer.count, 0, sizeof *c->defer.count, s), call, "cudaMemsetAsync");
+}
+
+/* After the find kernel (its stream waited for): the listed values, sorted
+ * by slot, copied to the caller's array; waits again. */
+static hive_status deferred_copy(const hive_cache_cuda *c, deferred *d, const hive_cache_batch *b,
+                                 const hive_cache_copy *g, cudaStream_t s, const char *call)
+{
+    unsigned long long count = 0;
+    HIVE_TRY(hive_cuda_status(cudaMemcpy(&count, d->count, sizeof count, cudaMemcpyDeviceToHost), call,
+                              "reading the count of a find's host values"));
+    if (count == 0)
+        return HIVE_SUCCESS;
+    int end_bit = 64 - __builtin_clzll(table_slots(c) | 1);
+    cub::DoubleBuffer<uint64_t> keys(d->slots[0], d->slots[1]), values(d->index[0], d->index[1]);
+    HIVE_TRY(hive_cuda_status(cub::DeviceRadixSort::SortPairs(d->temp, d->temp_bytes, keys, values, (int)count, 0,
+                                                              end_bit, s),
+                              call, "cub::DeviceRadixSort"));
+    hive_cache_deferred_copy_kernel<<<grid_for(c, K_FIND, count), HIVE_CACHE_THREADS, 0, s>>>(
+        c->view, keys.Current(), values.Current(), count, (uint8_t *)b->values_out, *g);
+    HIVE_TRY(launched(call));
+    return hive_cuda_status(cudaStreamSynchronize(s), call, "cudaStreamSynchronize");
+}
+
 typedef struct batch_launch {
     hive_cache_batch_kernel kernel;
     int index;
@@ -427,8 +539,25 @@ static hive_status run_batch(hive_cache_cuda *c, const hive_cache_batch *b, uint
     l.batch = b;
     l.copy = copy_geometry(c->view.value_bytes, b->value_type, b->op == HIVE_CACHE_ACCUM, b->values_in,
                            b->values_out, b->out_values);
+    /* Concurrent finds: the one that holds the lists sorts, the others copy
+     * as they go. */
+    int defer = defers(c, b) && pthread_mutex_trylock(&c->defer_lock) == 0;
+    hive_status st = HIVE_SUCCESS;
+    if (defer) {
+        st = deferred_reserve(c, b->n, s, call);
+        l.copy.defer_slots = c->defer.slots[0];
+        l.copy.defer_index = c->defer.index[0];
+        l.copy.defer_count = c->defer.count;
+    }
     uint64_t k[HIVE_CACHE_CTR_COUNT];
-    HIVE_TRY(with_counters(c, s, call, launch_batch, &l, k));
+    if (st == HIVE_SUCCESS)
+        st = with_counters(c, s, call, launch_batch, &l, k);
+    if (defer) {
+        if (st == HIVE_SUCCESS)
+            st = deferred_copy(c, &c->defer, b, &l.copy, s, call);
+        pthread_mutex_unlock(&c->defer_lock);
+    }
+    HIVE_TRY(st);
     outcome->reserved = k[HIVE_CACHE_CTR_RESERVED];
     outcome->out = k[HIVE_CACHE_CTR_OUT];
     outcome->inserted = k[HIVE_CACHE_CTR_INSERTED];

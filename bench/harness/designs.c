@@ -9,9 +9,9 @@
 const bench_design bench_designs[] = {
     {"hive", HIVE_DESIGN_HIVE, &bench_model_hive},
     {"double", HIVE_DESIGN_DOUBLE, &bench_model_double},
-    {"p2", HIVE_DESIGN_P2, NULL},
-    {"iceberg", HIVE_DESIGN_ICEBERG, NULL},
-    {"cuckoo", HIVE_DESIGN_CUCKOO, NULL},
+    {"p2", HIVE_DESIGN_P2, &bench_model_p2},
+    {"iceberg", HIVE_DESIGN_ICEBERG, &bench_model_iceberg},
+    {"cuckoo", HIVE_DESIGN_CUCKOO, &bench_model_cuckoo},
     {"chaining", HIVE_DESIGN_CHAINING, NULL},
 };
 const size_t bench_ndesigns = sizeof bench_designs / sizeof bench_designs[0];

@@ -8,8 +8,11 @@
 
 #include "harness.h" /* bench_par_for */
 
+#include "designs/cuckoo/probe.h"
 #include "designs/double/probe.h"
 #include "designs/hive/probe.h"
+#include "designs/iceberg/probe.h"
+#include "designs/p2/probe.h"
 #include "hash/bithash.h"
 
 static void hashes(const bench_model_table *m, uint64_t key, uint32_t *h1, uint32_t *h2)
@@ -161,9 +164,13 @@ static void find_range(void *p, uint64_t lo, uint64_t hi, uint64_t *acc)
             uint32_t h1, h2, i = 0;
             hashes(m, m->keys[b * m->slots + s], &h1, &h2);
             for (; i < m->model->probes; i++) {
-                if (probe_of(m, h1, h2, i) == b)
+                uint64_t p = probe_of(m, h1, h2, i);
+                if (p == b)
                     break;
-                scan_counts(m, m->slots - 1, acc); /* full: the key went on */
+                /* up to its first free slot: whole for a first-fit design
+                 * (the key went on because it was full), maybe less for a
+                 * two-choice one */
+                scan_counts(m, m->fill[p] < m->slots ? m->fill[p] : m->slots - 1, acc);
             }
             if (i == m->model->probes)
                 acc[3]++;
@@ -290,3 +297,122 @@ static uint32_t double_probe(uint32_t h1, uint32_t h2, uint32_t i)
 const bench_probe_model bench_model_double = {
     HIVE_DOUBLE_PROBES, double_probe, NULL, NULL,
     "first fit along the probe buckets, then the stash (exact for one key at a time)"};
+
+/* ---------------------------------------------------------------- choices */
+
+/* The bucket, of probes [from, probes), that has the fewest keys (the
+ * first on a tie), after scanning each up to its first free slot; `probes`
+ * when all are full. */
+static uint32_t least_full(bench_model_table *m, uint64_t key, uint32_t from, uint64_t *bucket,
+                           bench_model_cost *cost)
+{
+    uint32_t best = m->model->probes;
+    for (uint32_t i = from; i < m->model->probes; i++) {
+        uint64_t b = bench_model_probe(m, key, i);
+        bench_model_scan(m, m->fill[b] < m->slots ? m->fill[b] : m->slots - 1, cost);
+        if (m->fill[b] < m->slots && (best == m->model->probes || m->fill[b] < m->fill[*bucket])) {
+            best = i;
+            *bucket = b;
+        }
+    }
+    return best;
+}
+
+/* An absent find where R4 holds for probes [0, from) only: those up to the
+ * first with a free slot, else every later probe bucket up to its first
+ * free slot (a key there may have chosen either), then the stash bucket
+ * with the chance that the key's home bit is set when all were full. */
+static void absent_choices(const bench_model_table *m, uint64_t key, uint32_t from, bench_model_cost *cost)
+{
+    int all_full = 1;
+    for (uint32_t i = 0; i < m->model->probes; i++) {
+        uint64_t b = bench_model_probe(m, key, i);
+        int full = m->fill[b] == m->slots;
+        bench_model_scan(m, full ? m->slots - 1 : m->fill[b], cost);
+        if (!full) {
+            all_full = 0;
+            if (i < from)
+                return;
+        }
+    }
+    if (!all_full || m->stash == 0)
+        return;
+    double p = 1.0 - exp(-(double)m->stash / (double)m->stash_buckets);
+    cost->buckets += p;
+    cost->sectors += p * ((m->slots * m->slot_bytes + 31) / 32);
+    cost->lines += p * ((m->slots * m->slot_bytes + 127) / 128);
+}
+
+static uint32_t p2_probe(uint32_t h1, uint32_t h2, uint32_t i) { return hive_p2_probe_hash(h1, h2, i); }
+
+/* p2: probe 0's first free slot while it holds fewer than three quarters of
+ * its slots, else the less full of the two (probe 0 on a tie), else the
+ * stash. */
+static void p2_place(bench_model_table *m, uint64_t key, bench_model_cost *cost)
+{
+    uint64_t b0 = bench_model_probe(m, key, 0);
+    if (m->fill[b0] < HIVE_P2_FAST_FILL(m->slots)) {
+        bench_model_scan(m, m->fill[b0], cost);
+        bench_model_put(m, b0, key);
+        return;
+    }
+    uint64_t b = 0;
+    if (least_full(m, key, 0, &b, cost) == m->model->probes)
+        bench_model_stash(m, cost);
+    else
+        bench_model_put(m, b, key);
+}
+
+static void p2_absent(const bench_model_table *m, uint64_t key, bench_model_cost *cost)
+{
+    absent_choices(m, key, 0, cost);
+}
+
+const bench_probe_model bench_model_p2 = {
+    HIVE_P2_PROBES, p2_probe, p2_place, p2_absent,
+    "probe 0 by first fit below 3/4 full, else the less full of the two, else the stash; an "
+    "absent find reads both (exact for one key at a time)"};
+
+static uint32_t iceberg_probe(uint32_t h1, uint32_t h2, uint32_t i)
+{
+    return hive_iceberg_probe_hash(h1, h2, i);
+}
+
+/* iceberg: the front yard (probe 0) by first fit, else the less full of the
+ * two back-yard buckets (probe 1 on a tie), else the stash. */
+static void iceberg_place(bench_model_table *m, uint64_t key, bench_model_cost *cost)
+{
+    uint64_t b0 = bench_model_probe(m, key, 0);
+    if (m->fill[b0] < m->slots) {
+        bench_model_scan(m, m->fill[b0], cost);
+        bench_model_put(m, b0, key);
+        return;
+    }
+    bench_model_scan(m, m->slots - 1, cost);
+    uint64_t b = 0;
+    if (least_full(m, key, 1, &b, cost) == m->model->probes)
+        bench_model_stash(m, cost);
+    else
+        bench_model_put(m, b, key);
+}
+
+static void iceberg_absent(const bench_model_table *m, uint64_t key, bench_model_cost *cost)
+{
+    absent_choices(m, key, 1, cost);
+}
+
+const bench_probe_model bench_model_iceberg = {
+    HIVE_ICEBERG_PROBES, iceberg_probe, iceberg_place, iceberg_absent,
+    "the front yard by first fit, else the less full back-yard bucket, else the stash; an absent "
+    "find stops at a front yard with room, else reads both back-yard buckets (exact for one key "
+    "at a time)"};
+
+static uint32_t cuckoo_probe(uint32_t h1, uint32_t h2, uint32_t i)
+{
+    return hive_cuckoo_probe_hash(h1, h2, i);
+}
+
+const bench_probe_model bench_model_cuckoo = {
+    HIVE_CUCKOO_PROBES, cuckoo_probe, NULL, NULL,
+    "first fit along the three buckets, then the stash (the library's random walks place keys "
+    "that this model stashes: compare the stash rows)"};

@@ -72,6 +72,9 @@ typedef struct bench_probe_model {
 
 extern const bench_probe_model bench_model_hive;
 extern const bench_probe_model bench_model_double;
+extern const bench_probe_model bench_model_p2;
+extern const bench_probe_model bench_model_iceberg;
+extern const bench_probe_model bench_model_cuckoo;
 
 /* A model table of `buckets` buckets of `slots` slots and a stash of
  * `stash_buckets`, for keys of `bits` hashed with `hash_seed`; 0, or -1 (no

@@ -12,7 +12,7 @@ const bench_design bench_designs[] = {
     {"p2", HIVE_DESIGN_P2, &bench_model_p2},
     {"iceberg", HIVE_DESIGN_ICEBERG, &bench_model_iceberg},
     {"cuckoo", HIVE_DESIGN_CUCKOO, &bench_model_cuckoo},
-    {"chaining", HIVE_DESIGN_CHAINING, NULL},
+    {"chaining", HIVE_DESIGN_CHAINING, &bench_model_chaining},
 };
 const size_t bench_ndesigns = sizeof bench_designs / sizeof bench_designs[0];
 

@@ -8,6 +8,7 @@
 
 #include "harness.h" /* bench_par_for */
 
+#include "designs/chaining/pool.h"
 #include "designs/cuckoo/probe.h"
 #include "designs/double/probe.h"
 #include "designs/hive/probe.h"
@@ -53,7 +54,9 @@ int bench_model_init(bench_model_table *m, const bench_probe_model *model, uint6
     m->ix = hive_index_for(buckets);
     m->fill = calloc(buckets, 1);
     m->keys = malloc(buckets * slots * sizeof *m->keys);
-    if (m->fill == NULL || m->keys == NULL || slots > 255) {
+    if (model->chains)
+        m->chain_fill = calloc(hive_chain_count(m->stash_buckets), sizeof *m->chain_fill);
+    if (m->fill == NULL || m->keys == NULL || slots > 255 || (model->chains && m->chain_fill == NULL)) {
         bench_model_free(m);
         return -1;
     }
@@ -64,8 +67,10 @@ void bench_model_free(bench_model_table *m)
 {
     free(m->fill);
     free(m->keys);
+    free(m->chain_fill);
     m->fill = NULL;
     m->keys = NULL;
+    m->chain_fill = NULL;
 }
 
 void bench_model_scan(const bench_model_table *m, uint32_t slot, bench_model_cost *cost)
@@ -187,6 +192,10 @@ uint64_t bench_model_find_all(const bench_model_table *m, bench_model_cost *cost
     cost->buckets += (double)acc[0];
     cost->sectors += (double)acc[1];
     cost->lines += (double)acc[2];
+    if (m->model->find_overflow != NULL) {
+        m->model->find_overflow(m, cost);
+        return acc[3];
+    }
     /* stashed keys: every probe bucket whole, then one stash bucket */
     double whole_sectors = (m->slots * m->slot_bytes + 31) / 32;
     double whole_lines = (m->slots * m->slot_bytes + 127) / 128;
@@ -286,6 +295,7 @@ static void hive_place(bench_model_table *m, uint64_t key, bench_model_cost *cos
 
 const bench_probe_model bench_model_hive = {
     HIVE_HIVE_PROBES, hive_probe, hive_place, NULL,
+    NULL, 0,
     "b1, b2 by first fit; when both are full a breadth-first chain of up to 8 cuckoo moves "
     "(b1 -> b2), else the stash (the library's search differs: compare the stash rows)"};
 
@@ -296,6 +306,7 @@ static uint32_t double_probe(uint32_t h1, uint32_t h2, uint32_t i)
 
 const bench_probe_model bench_model_double = {
     HIVE_DOUBLE_PROBES, double_probe, NULL, NULL,
+    NULL, 0,
     "first fit along the probe buckets, then the stash (exact for one key at a time)"};
 
 /* ---------------------------------------------------------------- choices */
@@ -370,6 +381,7 @@ static void p2_absent(const bench_model_table *m, uint64_t key, bench_model_cost
 
 const bench_probe_model bench_model_p2 = {
     HIVE_P2_PROBES, p2_probe, p2_place, p2_absent,
+    NULL, 0,
     "probe 0 by first fit below 3/4 full, else the less full of the two, else the stash; an "
     "absent find reads both (exact for one key at a time)"};
 
@@ -403,6 +415,7 @@ static void iceberg_absent(const bench_model_table *m, uint64_t key, bench_model
 
 const bench_probe_model bench_model_iceberg = {
     HIVE_ICEBERG_PROBES, iceberg_probe, iceberg_place, iceberg_absent,
+    NULL, 0,
     "the front yard by first fit, else the less full back-yard bucket, else the stash; an absent "
     "find stops at a front yard with room, else reads both back-yard buckets (exact for one key "
     "at a time)"};
@@ -414,5 +427,77 @@ static uint32_t cuckoo_probe(uint32_t h1, uint32_t h2, uint32_t i)
 
 const bench_probe_model bench_model_cuckoo = {
     HIVE_CUCKOO_PROBES, cuckoo_probe, NULL, NULL,
+    NULL, 0,
     "first fit along the three buckets, then the stash (the library's random walks place keys "
     "that this model stashes: compare the stash rows)"};
+
+/* ---------------------------------------------------------------- chains */
+
+static uint32_t chaining_probe(uint32_t h1, uint32_t h2, uint32_t i)
+{
+    return hive_chaining_probe_hash(h1, h2, i);
+}
+
+static uint64_t chain_of(const bench_model_table *m, uint64_t key)
+{
+    uint32_t h1, h2;
+    hashes(m, key, &h1, &h2);
+    return hive_chain_of(h1, h2, m->stash_buckets);
+}
+
+/* A walk of a whole chain of n keys: its full nodes whole, its last node
+ * up to its first free slot. */
+static void walk_chain(const bench_model_table *m, uint32_t n, bench_model_cost *cost)
+{
+    for (uint32_t done = 0; done < n; done += m->slots) {
+        uint32_t in = n - done < m->slots ? n - done : m->slots;
+        bench_model_scan(m, in < m->slots ? in : m->slots - 1, cost);
+    }
+}
+
+/* chaining: the head bucket by first fit, else its chain (the head read
+ * whole, then the whole chain: the locked path looks for the key in every
+ * node before it takes the first free slot, or a new node). */
+static void chaining_place(bench_model_table *m, uint64_t key, bench_model_cost *cost)
+{
+    if (bench_model_first_fit(m, key, cost) == 0)
+        return;
+    uint64_t c = chain_of(m, key);
+    walk_chain(m, m->chain_fill[c], cost);
+    m->chain_fill[c]++;
+    m->stash++;
+    m->size++;
+}
+
+/* An absent key: the head bucket, and where it is full the whole chain. */
+static void chaining_absent(const bench_model_table *m, uint64_t key, bench_model_cost *cost)
+{
+    uint64_t b = bench_model_probe(m, key, 0);
+    if (m->fill[b] < m->slots) {
+        bench_model_scan(m, m->fill[b], cost);
+        return;
+    }
+    bench_model_scan(m, m->slots - 1, cost);
+    walk_chain(m, m->chain_fill[chain_of(m, key)], cost);
+}
+
+/* Finds of the keys in chains: the k-th key of a chain (in the order they
+ * went in) reads the full head bucket, the nodes before its own whole, and
+ * its own up to its slot. */
+static void chaining_find_chains(const bench_model_table *m, bench_model_cost *cost)
+{
+    uint64_t chains = hive_chain_count(m->stash_buckets);
+    for (uint64_t c = 0; c < chains; c++)
+        for (uint32_t k = 0; k < m->chain_fill[c]; k++) {
+            bench_model_scan(m, m->slots - 1, cost);
+            for (uint32_t node = 0; node < k / m->slots; node++)
+                bench_model_scan(m, m->slots - 1, cost);
+            bench_model_scan(m, k % m->slots, cost);
+        }
+}
+
+const bench_probe_model bench_model_chaining = {
+    1 /* the head bucket */, chaining_probe, chaining_place, chaining_absent, chaining_find_chains, 1,
+    "the head bucket by first fit, else the key's chain (nodes of the bucket's slots, filled in "
+    "order: the library fills the same nodes, a concurrent batch in another order); the stash "
+    "rows count the keys in chains"};

@@ -52,6 +52,7 @@ typedef struct bench_model_table {
     uint64_t stash_buckets; /* the real table's (hive_stats.stash_capacity / slots) */
     uint64_t size;       /* keys held, stash included */
     uint64_t moves;      /* pairs moved by eviction */
+    uint32_t *chain_fill; /* keys per chain (designs whose overflow is chains), or NULL */
     const struct bench_probe_model *model;
 } bench_model_table;
 
@@ -67,6 +68,12 @@ typedef struct bench_probe_model {
     void (*place)(bench_model_table *m, uint64_t key, bench_model_cost *cost);
     /* What a find of an absent key reads.  NULL: bench_model_absent_r4. */
     void (*absent)(const bench_model_table *m, uint64_t key, bench_model_cost *cost);
+    /* What finds of every key outside the probe buckets read.  NULL: each
+     * reads every probe bucket whole, then one stash bucket. */
+    void (*find_overflow)(const bench_model_table *m, bench_model_cost *cost);
+    /* Whether the design's overflow is chains keyed by the key's hashes
+     * (chain_fill counts their keys) rather than the stash. */
+    int chains;
     const char *about; /* how the model follows the design */
 } bench_probe_model;
 
@@ -75,6 +82,7 @@ extern const bench_probe_model bench_model_double;
 extern const bench_probe_model bench_model_p2;
 extern const bench_probe_model bench_model_iceberg;
 extern const bench_probe_model bench_model_cuckoo;
+extern const bench_probe_model bench_model_chaining;
 
 /* A model table of `buckets` buckets of `slots` slots and a stash of
  * `stash_buckets`, for keys of `bits` hashed with `hash_seed`; 0, or -1 (no

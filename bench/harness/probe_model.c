@@ -356,22 +356,31 @@ static void absent_choices(const bench_model_table *m, uint64_t key, uint32_t fr
 
 static uint32_t p2_probe(uint32_t h1, uint32_t h2, uint32_t i) { return hive_p2_probe_hash(h1, h2, i); }
 
-/* p2: probe 0's first free slot while it holds fewer than three quarters of
- * its slots, else the less full of the two (probe 0 on a tie), else the
- * stash. */
-static void p2_place(bench_model_table *m, uint64_t key, bench_model_cost *cost)
+/* Two-choice placement: probe 0's first free slot while it holds fewer than
+ * `fast` keys; else (probe 0 read whole where it is not itself a choice)
+ * the least full of probes [from, probes), else the stash. */
+static void place_choices(bench_model_table *m, uint64_t key, uint32_t fast, uint32_t from,
+                          bench_model_cost *cost)
 {
-    uint64_t b0 = bench_model_probe(m, key, 0);
-    if (m->fill[b0] < HIVE_P2_FAST_FILL(m->slots)) {
-        bench_model_scan(m, m->fill[b0], cost);
-        bench_model_put(m, b0, key);
+    uint64_t b = bench_model_probe(m, key, 0);
+    if (m->fill[b] < fast) {
+        bench_model_scan(m, m->fill[b], cost);
+        bench_model_put(m, b, key);
         return;
     }
-    uint64_t b = 0;
-    if (least_full(m, key, 0, &b, cost) == m->model->probes)
+    if (from > 0)
+        bench_model_scan(m, m->slots - 1, cost);
+    if (least_full(m, key, from, &b, cost) == m->model->probes)
         bench_model_stash(m, cost);
     else
         bench_model_put(m, b, key);
+}
+
+/* p2: probe 0 while under three quarters full, else the less full of the
+ * two (probe 0 on a tie). */
+static void p2_place(bench_model_table *m, uint64_t key, bench_model_cost *cost)
+{
+    place_choices(m, key, HIVE_P2_FAST_FILL(m->slots), 0, cost);
 }
 
 static void p2_absent(const bench_model_table *m, uint64_t key, bench_model_cost *cost)
@@ -390,22 +399,11 @@ static uint32_t iceberg_probe(uint32_t h1, uint32_t h2, uint32_t i)
     return hive_iceberg_probe_hash(h1, h2, i);
 }
 
-/* iceberg: the front yard (probe 0) by first fit, else the less full of the
- * two back-yard buckets (probe 1 on a tie), else the stash. */
+/* iceberg: the front yard (probe 0) while it has room, else the less full
+ * of the two back-yard buckets (probe 1 on a tie). */
 static void iceberg_place(bench_model_table *m, uint64_t key, bench_model_cost *cost)
 {
-    uint64_t b0 = bench_model_probe(m, key, 0);
-    if (m->fill[b0] < m->slots) {
-        bench_model_scan(m, m->fill[b0], cost);
-        bench_model_put(m, b0, key);
-        return;
-    }
-    bench_model_scan(m, m->slots - 1, cost);
-    uint64_t b = 0;
-    if (least_full(m, key, 1, &b, cost) == m->model->probes)
-        bench_model_stash(m, cost);
-    else
-        bench_model_put(m, b, key);
+    place_choices(m, key, m->slots, 1, cost);
 }
 
 static void iceberg_absent(const bench_model_table *m, uint64_t key, bench_model_cost *cost)

@@ -545,9 +545,18 @@ static hive_status run_batch(hive_cache_cuda *c, const hive_cache_batch *b, uint
     hive_status st = HIVE_SUCCESS;
     if (defer) {
         st = deferred_reserve(c, b->n, s, call);
-        l.copy.defer_slots = c->defer.slots[0];
-        l.copy.defer_index = c->defer.index[0];
-        l.copy.defer_count = c->defer.count;
+        if (st == HIVE_ERROR_OUT_OF_MEMORY) {
+            /* No room for the lists: the find copies in one step, which
+             * needs none, and succeeds. */
+            pthread_mutex_unlock(&c->defer_lock);
+            hive_clear_error();
+            defer = 0;
+            st = HIVE_SUCCESS;
+        } else {
+            l.copy.defer_slots = c->defer.slots[0];
+            l.copy.defer_index = c->defer.index[0];
+            l.copy.defer_count = c->defer.count;
+        }
     }
     uint64_t k[HIVE_CACHE_CTR_COUNT];
     if (st == HIVE_SUCCESS)

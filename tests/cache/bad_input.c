@@ -544,6 +544,14 @@ static int oom_child(void)
         ct_value_make(b.values + i * 16, HIVE_VALUE_I32, 4, b.keys[i], 0);
     }
     HT_MUST(hive_cache_insert_or_assign(c, 64, b.keys, b.values, b.scores, NULL, NULL));
+    /* A find needs no memory: where it would read host values in slot order
+     * (registered with HIVE_TEST_CACHE_DEFER_BYTES=0) and cannot have the
+     * lists for it, it copies in one step. */
+    HT_CHECK_STATUS(hive_cache_find(c, 64, b.keys, b.values_out, b.found, NULL, NULL), HIVE_SUCCESS, "%s",
+                    "find after the fill");
+    for (int i = 0; i < 64; i++)
+        HT_CHECK(b.found[i] && ct_value_check(b.values_out + i * 16, HIVE_VALUE_I32, 4, b.keys[i], 0),
+                 "key %d after the fill", i);
     uint64_t count = 0;
     s = hive_cache_save(c, write_all, NULL, &count);
     int code = 0;

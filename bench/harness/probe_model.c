@@ -208,8 +208,6 @@ uint64_t bench_model_find_all(const bench_model_table *m, bench_model_cost *cost
 
 /* ---------------------------------------------------------------- designs */
 
-static uint32_t hive_probe(uint32_t h1, uint32_t h2, uint32_t i) { return hive_hive_probe_hash(h1, h2, i); }
-
 /* Hive, both buckets full: the locked path reads b1 and b2 again, then
  * searches breadth-first for a chain of at most HIVE_MODEL_CHAIN cuckoo
  * moves: each victim lives in its own b1 and moves to its b2 (a read of one
@@ -294,18 +292,13 @@ static void hive_place(bench_model_table *m, uint64_t key, bench_model_cost *cos
 }
 
 const bench_probe_model bench_model_hive = {
-    HIVE_HIVE_PROBES, hive_probe, hive_place, NULL,
+    HIVE_HIVE_PROBES, hive_hive_probe_hash, hive_place, NULL,
     NULL, 0,
     "b1, b2 by first fit; when both are full a breadth-first chain of up to 8 cuckoo moves "
     "(b1 -> b2), else the stash (the library's search differs: compare the stash rows)"};
 
-static uint32_t double_probe(uint32_t h1, uint32_t h2, uint32_t i)
-{
-    return hive_double_probe_hash(h1, h2, i);
-}
-
 const bench_probe_model bench_model_double = {
-    HIVE_DOUBLE_PROBES, double_probe, NULL, NULL,
+    HIVE_DOUBLE_PROBES, hive_double_probe_hash, NULL, NULL,
     NULL, 0,
     "first fit along the probe buckets, then the stash (exact for one key at a time)"};
 
@@ -354,8 +347,6 @@ static void absent_choices(const bench_model_table *m, uint64_t key, uint32_t fr
     cost->lines += p * ((m->slots * m->slot_bytes + 127) / 128);
 }
 
-static uint32_t p2_probe(uint32_t h1, uint32_t h2, uint32_t i) { return hive_p2_probe_hash(h1, h2, i); }
-
 /* Two-choice placement: probe 0's first free slot while it holds fewer than
  * `fast` keys; else (probe 0 read whole where it is not itself a choice)
  * the least full of probes [from, probes), else the stash. */
@@ -389,15 +380,10 @@ static void p2_absent(const bench_model_table *m, uint64_t key, bench_model_cost
 }
 
 const bench_probe_model bench_model_p2 = {
-    HIVE_P2_PROBES, p2_probe, p2_place, p2_absent,
+    HIVE_P2_PROBES, hive_p2_probe_hash, p2_place, p2_absent,
     NULL, 0,
     "probe 0 by first fit below 3/4 full, else the less full of the two, else the stash; an "
     "absent find reads both (exact for one key at a time)"};
-
-static uint32_t iceberg_probe(uint32_t h1, uint32_t h2, uint32_t i)
-{
-    return hive_iceberg_probe_hash(h1, h2, i);
-}
 
 /* iceberg: the front yard (probe 0) while it has room, else the less full
  * of the two back-yard buckets (probe 1 on a tie). */
@@ -412,29 +398,19 @@ static void iceberg_absent(const bench_model_table *m, uint64_t key, bench_model
 }
 
 const bench_probe_model bench_model_iceberg = {
-    HIVE_ICEBERG_PROBES, iceberg_probe, iceberg_place, iceberg_absent,
+    HIVE_ICEBERG_PROBES, hive_iceberg_probe_hash, iceberg_place, iceberg_absent,
     NULL, 0,
     "the front yard by first fit, else the less full back-yard bucket, else the stash; an absent "
     "find stops at a front yard with room, else reads both back-yard buckets (exact for one key "
     "at a time)"};
 
-static uint32_t cuckoo_probe(uint32_t h1, uint32_t h2, uint32_t i)
-{
-    return hive_cuckoo_probe_hash(h1, h2, i);
-}
-
 const bench_probe_model bench_model_cuckoo = {
-    HIVE_CUCKOO_PROBES, cuckoo_probe, NULL, NULL,
+    HIVE_CUCKOO_PROBES, hive_cuckoo_probe_hash, NULL, NULL,
     NULL, 0,
     "first fit along the three buckets, then the stash (the library's random walks place keys "
     "that this model stashes: compare the stash rows)"};
 
 /* ---------------------------------------------------------------- chains */
-
-static uint32_t chaining_probe(uint32_t h1, uint32_t h2, uint32_t i)
-{
-    return hive_chaining_probe_hash(h1, h2, i);
-}
 
 static uint64_t chain_of(const bench_model_table *m, uint64_t key)
 {
@@ -495,7 +471,7 @@ static void chaining_find_chains(const bench_model_table *m, bench_model_cost *c
 }
 
 const bench_probe_model bench_model_chaining = {
-    1 /* the head bucket */, chaining_probe, chaining_place, chaining_absent, chaining_find_chains, 1,
+    1 /* the head bucket */, hive_chaining_probe_hash, chaining_place, chaining_absent, chaining_find_chains, 1,
     "the head bucket by first fit, else the key's chain (nodes of the bucket's slots, filled in "
     "order: the library fills the same nodes, a concurrent batch in another order); the stash "
     "rows count the keys in chains"};

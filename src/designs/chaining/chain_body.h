@@ -68,9 +68,8 @@ HIVE_PROTO int D_OP(hive_stash_in_use)(const hive_view *v, P_GEOM_PARAM, uint32_
 }
 
 /* Walks k's whole chain: its slot if there, and the first TOMB or free slot
- * in chain order.  A node with a free slot does not end the walk: a writer
- * that lost the race to link its node after a node with room still links it
- * after that one. */
+ * in chain order.  A node with a free slot does not end the walk: the walk
+ * relies on no order of room between nodes, only on the chain's end. */
 HIVE_PROTO P_SUFFIX(hive_stash_scan) D_OP(hive_scan_stash)(const hive_view *v, P_GEOM_PARAM, P_KEY k,
                                                            uint32_t h1, uint32_t h2)
 {

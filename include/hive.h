@@ -132,11 +132,18 @@ typedef enum hive_design {
     HIVE_DESIGN_CUCKOO = 4, /* three buckets per key, first fit, then cuckoo eviction by a random
                                walk of at most max_evictions moves, the same stash
                                (docs/designs/cuckoo.md) */
-    HIVE_DESIGN_CHAINING = 5 /* WarpSpeed's ChainingHT over hive's buckets: one head bucket per
+    HIVE_DESIGN_CHAINING = 5, /* WarpSpeed's ChainingHT over hive's buckets: one head bucket per
                                 key, its overflow in chains of bucket-sized nodes from a node pool
                                 that takes the stash's place and size (stash_fraction; 0: no
                                 chains), never moved (docs/designs/chaining.md); max_evictions is
                                 unused */
+    /* WarpSpeed's metadata variants: the design above with a 16-bit fingerprint per slot, in an
+       array beside the buckets (2 bytes a slot more).  A probe reads a bucket's tags first and
+       only the slots whose tag is the key's, so an absent key costs a sector of tags per probe
+       bucket, however large the buckets (docs/designs/metadata.md). */
+    HIVE_DESIGN_DOUBLE_M = 6,
+    HIVE_DESIGN_P2_M = 7,
+    HIVE_DESIGN_ICEBERG_M = 8
 } hive_design;
 
 #define HIVE_KV32_RESERVED_MIN 0xFFFFFFFCu
@@ -199,7 +206,8 @@ typedef struct hive_config {
                                  max_load_factor (up to half; hive_get_config reports it) */
     uint32_t threads;         /* CPU backend worker threads; 0 = one per online core.  Tables and
                                  caches with the same count share one pool of workers */
-    uint32_t bucket_slots;    /* CUDA geometry: slots per bucket, power of two in 4..32; 0 = tuned default */
+    uint32_t bucket_slots;    /* CUDA geometry: slots per bucket, power of two in 4..32; 0 = tuned default
+                                 (CUDA: 4, a tagged design's 16, iceberg_m's 32; CPU: a cache line) */
     uint32_t lanes_per_op;    /* CUDA geometry: lanes sharing one key, power of two in 1..bucket_slots; 0 = tuned default */
     hive_design design;       /* default HIVE_DESIGN_HIVE */
     uint64_t hash_seed;       /* mixed into both bucket hashes, so that keys aimed at few buckets under

@@ -13,6 +13,9 @@ const bench_design bench_designs[] = {
     {"iceberg", HIVE_DESIGN_ICEBERG, &bench_model_iceberg},
     {"cuckoo", HIVE_DESIGN_CUCKOO, &bench_model_cuckoo},
     {"chaining", HIVE_DESIGN_CHAINING, &bench_model_chaining},
+    {"double_m", HIVE_DESIGN_DOUBLE_M, &bench_model_double_m},
+    {"p2_m", HIVE_DESIGN_P2_M, &bench_model_p2_m},
+    {"iceberg_m", HIVE_DESIGN_ICEBERG_M, &bench_model_iceberg_m},
 };
 const size_t bench_ndesigns = sizeof bench_designs / sizeof bench_designs[0];
 

@@ -73,9 +73,15 @@ void bench_model_free(bench_model_table *m)
     m->chain_fill = NULL;
 }
 
+/* Bytes a scan that stops at `slot` reads from its start: slots, or tags. */
+static uint32_t scan_bytes(const bench_model_table *m, uint32_t slot)
+{
+    return (slot + 1) * (m->model->tags ? 2u : m->slot_bytes);
+}
+
 void bench_model_scan(const bench_model_table *m, uint32_t slot, bench_model_cost *cost)
 {
-    uint32_t end = (slot + 1) * m->slot_bytes; /* bytes up to the end of `slot` */
+    uint32_t end = scan_bytes(m, slot); /* bytes up to the end of `slot` */
     cost->buckets += 1;
     cost->sectors += (end + 31) / 32;
     cost->lines += (end + 127) / 128;
@@ -154,7 +160,7 @@ void bench_model_find_absent(const bench_model_table *m, uint64_t key, bench_mod
 
 static void scan_counts(const bench_model_table *m, uint32_t slot, uint64_t acc[4])
 {
-    uint32_t end = (slot + 1) * m->slot_bytes;
+    uint32_t end = scan_bytes(m, slot);
     acc[0] += 1;
     acc[1] += (end + 31) / 32;
     acc[2] += (end + 127) / 128;
@@ -177,10 +183,15 @@ static void find_range(void *p, uint64_t lo, uint64_t hi, uint64_t *acc)
                  * two-choice one */
                 scan_counts(m, m->fill[p] < m->slots ? m->fill[p] : m->slots - 1, acc);
             }
-            if (i == m->model->probes)
+            if (i == m->model->probes) {
                 acc[3]++;
-            else
+            } else {
                 scan_counts(m, s, acc);
+                if (m->model->tags) { /* and the key's slot, one sector and line */
+                    acc[1]++;
+                    acc[2]++;
+                }
+            }
         }
     }
 }
@@ -196,13 +207,13 @@ uint64_t bench_model_find_all(const bench_model_table *m, bench_model_cost *cost
         m->model->find_overflow(m, cost);
         return acc[3];
     }
-    /* stashed keys: every probe bucket whole, then one stash bucket */
-    double whole_sectors = (m->slots * m->slot_bytes + 31) / 32;
-    double whole_lines = (m->slots * m->slot_bytes + 127) / 128;
-    double per = m->model->probes + 1.0;
-    cost->buckets += (double)m->stash * per;
-    cost->sectors += (double)m->stash * per * whole_sectors;
-    cost->lines += (double)m->stash * per * whole_lines;
+    /* stashed keys: every probe bucket whole (its tags, for a tagged
+     * design), then one stash bucket */
+    uint32_t probe_bytes = scan_bytes(m, m->slots - 1), stash_bytes = m->slots * m->slot_bytes;
+    double probes = m->model->probes;
+    cost->buckets += (double)m->stash * (probes + 1.0);
+    cost->sectors += (double)m->stash * (probes * ((probe_bytes + 31) / 32) + (stash_bytes + 31) / 32);
+    cost->lines += (double)m->stash * (probes * ((probe_bytes + 127) / 128) + (stash_bytes + 127) / 128);
     return acc[3];
 }
 
@@ -295,12 +306,12 @@ const bench_probe_model bench_model_hive = {
     HIVE_HIVE_PROBES, hive_hive_probe_hash, hive_place, NULL,
     NULL, 0,
     "b1, b2 by first fit; when both are full a breadth-first chain of up to 8 cuckoo moves "
-    "(b1 -> b2), else the stash (the library's search differs: compare the stash rows)"};
+    "(b1 -> b2), else the stash (the library's search differs: compare the stash rows)", 0};
 
 const bench_probe_model bench_model_double = {
     HIVE_DOUBLE_PROBES, hive_double_probe_hash, NULL, NULL,
     NULL, 0,
-    "first fit along the probe buckets, then the stash (exact for one key at a time)"};
+    "first fit along the probe buckets, then the stash (exact for one key at a time)", 0};
 
 /* ---------------------------------------------------------------- choices */
 
@@ -383,7 +394,7 @@ const bench_probe_model bench_model_p2 = {
     HIVE_P2_PROBES, hive_p2_probe_hash, p2_place, p2_absent,
     NULL, 0,
     "probe 0 by first fit below 3/4 full, else the less full of the two, else the stash; an "
-    "absent find reads both (exact for one key at a time)"};
+    "absent find reads both (exact for one key at a time)", 0};
 
 /* iceberg: the front yard (probe 0) while it has room, else the less full
  * of the two back-yard buckets (probe 1 on a tie). */
@@ -402,13 +413,32 @@ const bench_probe_model bench_model_iceberg = {
     NULL, 0,
     "the front yard by first fit, else the less full back-yard bucket, else the stash; an absent "
     "find stops at a front yard with room, else reads both back-yard buckets (exact for one key "
-    "at a time)"};
+    "at a time)", 0};
 
 const bench_probe_model bench_model_cuckoo = {
     HIVE_CUCKOO_PROBES, hive_cuckoo_probe_hash, NULL, NULL,
     NULL, 0,
     "first fit along the three buckets, then the stash (the library's random walks place keys "
-    "that this model stashes: compare the stash rows)"};
+    "that this model stashes: compare the stash rows)", 0};
+
+/* ---------------------------------------------------------------- tagged variants */
+
+#define TAGGED_ABOUT "; tags read first, a slot only where its tag is the key's (collisions not counted)"
+
+const bench_probe_model bench_model_double_m = {
+    HIVE_DOUBLE_PROBES, hive_double_probe_hash, NULL, NULL,
+    NULL, 0,
+    "first fit along the probe buckets, then the stash" TAGGED_ABOUT, 1};
+
+const bench_probe_model bench_model_p2_m = {
+    HIVE_P2_PROBES, hive_p2_probe_hash, p2_place, p2_absent,
+    NULL, 0,
+    "probe 0 by first fit below 3/4 full, else the less full of the two, else the stash" TAGGED_ABOUT, 1};
+
+const bench_probe_model bench_model_iceberg_m = {
+    HIVE_ICEBERG_PROBES, hive_iceberg_probe_hash, iceberg_place, iceberg_absent,
+    NULL, 0,
+    "the front yard by first fit, else the less full back-yard bucket, else the stash" TAGGED_ABOUT, 1};
 
 /* ---------------------------------------------------------------- chains */
 
@@ -474,4 +504,4 @@ const bench_probe_model bench_model_chaining = {
     1 /* the head bucket */, hive_chaining_probe_hash, chaining_place, chaining_absent, chaining_find_chains, 1,
     "the head bucket by first fit, else the key's chain (nodes of the bucket's slots, filled in "
     "order: the library fills the same nodes, a concurrent batch in another order); the stash "
-    "rows count the keys in chains"};
+    "rows count the keys in chains", 0};

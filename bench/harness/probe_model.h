@@ -75,11 +75,18 @@ typedef struct bench_probe_model {
      * (chain_fill counts their keys) rather than the stash. */
     int chains;
     const char *about; /* how the model follows the design */
+    /* A tagged design (core/tags.h): a scan reads the bucket's 2-byte tags
+     * up to where it stops, and only the slot that holds the key (a find's
+     * last bucket); the stash has no tags. */
+    int tags;
 } bench_probe_model;
 
 extern const bench_probe_model bench_model_hive;
 extern const bench_probe_model bench_model_double;
 extern const bench_probe_model bench_model_p2;
+extern const bench_probe_model bench_model_double_m;
+extern const bench_probe_model bench_model_p2_m;
+extern const bench_probe_model bench_model_iceberg_m;
 extern const bench_probe_model bench_model_iceberg;
 extern const bench_probe_model bench_model_cuckoo;
 extern const bench_probe_model bench_model_chaining;

@@ -81,6 +81,9 @@ class Design(enum.IntEnum):
     ICEBERG = 3
     CUCKOO = 4
     CHAINING = 5
+    DOUBLE_M = 6
+    P2_M = 7
+    ICEBERG_M = 8
 
 
 KV32_RESERVED_MIN = 0xFFFFFFFC

@@ -15,7 +15,8 @@ from ._handle import BACKENDS, Handle, choice, configure
 
 _WIDTHS = {32: (_lib.KeyWidth.KV32, np.uint32), 64: (_lib.KeyWidth.KV64, np.uint64)}
 _DESIGNS = {"hive": _lib.Design.HIVE, "double": _lib.Design.DOUBLE, "p2": _lib.Design.P2,
-            "iceberg": _lib.Design.ICEBERG, "cuckoo": _lib.Design.CUCKOO, "chaining": _lib.Design.CHAINING}
+            "iceberg": _lib.Design.ICEBERG, "cuckoo": _lib.Design.CUCKOO, "chaining": _lib.Design.CHAINING,
+            "double_m": _lib.Design.DOUBLE_M, "p2_m": _lib.Design.P2_M, "iceberg_m": _lib.Design.ICEBERG_M}
 COMBINES = {"keep": _lib.Combine.KEEP, "assign": _lib.Combine.ASSIGN, "add": _lib.Combine.ADD,
             "min": _lib.Combine.MIN, "max": _lib.Combine.MAX}
 
@@ -25,8 +26,8 @@ class Table(Handle):
 
     capacity: keys to make room for at once (hive_config.initial_capacity).
     key_width: 32 or 64.  backend: "cpu", "cuda" or "auto" (CUDA when a GPU
-    is present).  design: "hive", "double", "p2", "iceberg", "cuckoo" or
-    "chaining" (docs/designs/).  Any other hive_config field may be given by
+    is present).  design: "hive", "double", "p2", "iceberg", "cuckoo",
+    "chaining", or a tagged variant "double_m", "p2_m", "iceberg_m" (docs/designs/).  Any other hive_config field may be given by
     name: max_load_factor=0.5, threads=4, hash_seed=7 (a fixed seed for the
     bucket hashes; by default each table draws its own, and
     table.config.hash_seed reports it).

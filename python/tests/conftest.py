@@ -7,7 +7,7 @@ WIDTHS = {32: np.uint32, 64: np.uint64}
 RESERVED = {32: 0xFFFFFFFC, 64: 0xFFFFFFFFFFFFFFFC}
 
 
-DESIGNS = ["hive", "double", "p2", "iceberg", "cuckoo", "chaining"]
+DESIGNS = ["hive", "double", "p2", "iceberg", "cuckoo", "chaining", "double_m", "p2_m", "iceberg_m"]
 
 
 @pytest.fixture(params=[(width, design) for design in DESIGNS for width in (32, 64)],

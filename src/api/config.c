@@ -159,13 +159,19 @@ static const hive_backend_ops *pick_backend(hive_config *c)
 
 /* The geometry a table gets where its config leaves it at 0.  On the GPU a
  * bucket of 4 slots (one 32-byte sector for KV32) probed by one thread per
- * key: the fastest finds measured, inserts close behind (docs/design.md §1).  On the
- * CPU a bucket is one 64-byte cache line, and one thread always carries a
- * whole key (lanes_per_op is a CUDA knob). */
+ * key: the fastest finds measured, inserts close behind (docs/design.md §1);
+ * for a tagged design, 16 slots (32 for iceberg_m, whose back yard holds
+ * load 0.9 only from 32): its tags are one sector, which a probe of a bucket
+ * without the key reads alone (docs/designs/metadata.md gives the figures).
+ * On the CPU a bucket is one 64-byte cache line, and one thread always
+ * carries a whole key (lanes_per_op is a CUDA knob). */
 static void resolve_geometry(hive_config *c)
 {
+    uint32_t gpu_slots = !HIVE_DESIGN_TAGGED(c->design)      ? 4u
+                         : c->design == HIVE_DESIGN_ICEBERG_M ? 32u
+                                                              : 16u;
     if (c->bucket_slots == 0)
-        c->bucket_slots = c->backend == HIVE_BACKEND_CUDA ? 4u : c->key_width == HIVE_KV64 ? 4u : 8u;
+        c->bucket_slots = c->backend == HIVE_BACKEND_CUDA ? gpu_slots : c->key_width == HIVE_KV64 ? 4u : 8u;
     if (c->lanes_per_op == 0)
         c->lanes_per_op = 1;
 }

@@ -17,6 +17,11 @@
  *   D_EVICT(...)           optional: the placement policy's last resort
  *                          before the stash, under probe 0's lock (see
  *                          hive_insert_locked below); none by default
+ *   D_TAGS                 optional, 1 for a tagged design (WarpSpeed's
+ *                          metadata variants): its scans read a bucket's
+ *                          tags before its slots, its claims and erases
+ *                          keep both in step (core/tag_body.h, T1-T4);
+ *                          0 by default
  *   D_OV(name)             optional: the overflow store's functions, where a
  *                          key goes once its probe buckets have no room
  *                          (hive_stash_in_use, hive_scan_stash,
@@ -80,6 +85,7 @@
 #define D_OV(name) P_SUFFIX(name) /* the shared stash */
 #define D_OV_DEFAULT_PROBE_BODY 1
 #endif
+#include "tag_seam.h"
 
 /* What a walk along a key's probe buckets saw. */
 typedef struct D_OP(hive_walk) {
@@ -93,7 +99,8 @@ typedef struct D_OP(hive_walk) {
     P_SLOT tomb_word;
     int ended;         /* a probe bucket had an EMPTY slot: the key is not in the stash, and
                         * (D_ENDS) in no later probe bucket, where the walk stopped (R4) */
-    int moving;        /* a slot is frozen by a move (never where D_MOVES is 0) */
+    int moving;        /* a slot is frozen by a move (never where D_MOVES is 0), or (D_TAGS)
+                        * between the two writes of a claim or an erase (T3) */
 } D_OP(hive_walk);
 
 /* Scans the key's probe buckets in order, stopping at the key or at the
@@ -114,13 +121,14 @@ HIVE_PROTO D_OP(hive_walk) D_OP(hive_walk_probes)(const hive_view *v, P_GEOM_PAR
     w.tomb_word = 0;
     w.ended = 0;
     w.moving = 0;
+    D_TAG_DECL(tag, h1, h2);
 HIVE_NO_UNROLL
     for (uint32_t i = 0; i < D_PROBES; i++) {
         if (D_MOVES && i > 0)
             hive_order_reads(); /* a move copies into a later probe bucket before it reuses */
         uint64_t b = hive_bucket_of(v->ix, D_PROBE_HASH(h1, h2, i));
         P_SLOT *bucket = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b, P_S);
-        P_SUFFIX(hive_scan) s = P_SUFFIX(hive_scan_bucket)(bucket, P_GEOM_ARG, k);
+        P_SUFFIX(hive_scan) s = D_SCAN(v, b, bucket, k, tag);
         if (s.match >= 0) {
             w.match = bucket + s.match;
             w.match_word = s.word;
@@ -179,11 +187,10 @@ HIVE_PROTO int D_OP(hive_find)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P_VAL 
 /* Returns HIVE_R_ERASED or HIVE_R_NOT_FOUND (R6: one CAS to TOMB). */
 HIVE_PROTO int D_OP(hive_erase_hashed)(const hive_view *v, P_GEOM_PARAM, P_KEY k, uint32_t h1, uint32_t h2)
 {
-    const P_SLOT tomb = P_MAKE(P_TOMB, 0);
     for (unsigned round = 0;; round++) {
         D_OP(hive_walk) w = D_OP(hive_walk_probes)(v, P_GEOM_ARG, k, h1, h2);
         if (w.match) {
-            if (P_CAS(w.match, w.match_word, tomb) == w.match_word)
+            if (D_RETIRE(v, w.match, w.match_word, D_TAG_OF(h1, h2)))
                 return HIVE_R_ERASED;
             continue;
         }
@@ -254,7 +261,7 @@ HIVE_PROTO int D_OP(hive_insert_locked)(const hive_view *v, P_GEOM_PARAM, P_KEY 
         P_SLOT *target = w.free_slot ? w.free_slot : w.tomb;
         if (target) {
             seen = w.free_slot ? w.free_word : w.tomb_word;
-            if (P_CAS(target, seen, pair) == seen)
+            if (D_CLAIM(v, target, seen, pair, D_TAG_OF(h1, h2)))
                 return HIVE_R_INSERTED;
             continue;
         }
@@ -312,7 +319,7 @@ HIVE_PROTO int D_OP(hive_upsert_lockfree)(const hive_view *v, P_GEOM_PARAM, P_KE
                 return r;
             continue;
         }
-        if (P_CAS(w.free_slot, w.free_word, P_MAKE(k, val)) == w.free_word) {
+        if (D_CLAIM(v, w.free_slot, w.free_word, P_MAKE(k, val), D_TAG_OF(h1, h2))) {
             *step = HIVE_STEP_CLAIM;
             return HIVE_R_INSERTED;
         }

@@ -84,16 +84,17 @@ HIVE_PROTO uint32_t D_OP(hive_reflow_bucket)(const hive_view *v, P_GEOM_PARAM, u
         if (p == 0 || p == D_PROBES)
             continue;
         uint32_t h1 = P_VIEW_HASH1(v, k), h2 = P_VIEW_HASH2(v, k);
+        D_TAG_DECL(tag, h1, h2);
         uint32_t stays = p; /* the probe the pair ends by */
         for (uint32_t q = 0; q < p; q++) {
             uint64_t bq = hive_bucket_of(v->ix, D_PROBE_HASH(h1, h2, q));
             P_SLOT *earlier = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, bq, P_S);
             P_SUFFIX(hive_scan) s;
             do {
-                s = P_SUFFIX(hive_scan_bucket)(earlier, P_GEOM_ARG, k);
-            } while (s.free >= 0 && P_CAS(earlier + s.free, s.word, w) != s.word);
+                s = D_SCAN(v, bq, earlier, k, tag);
+            } while (s.free >= 0 && !D_CLAIM(v, earlier + s.free, s.word, w, tag));
             if (s.free >= 0) {
-                P_CAS(bucket + i, w, P_MAKE(P_TOMB, 0));
+                (void)D_RETIRE(v, bucket + i, w, tag); /* no one else writes a slot that holds a pair here */
                 moved++;
                 stays = q;
                 break;

@@ -30,4 +30,5 @@
 #undef P_LOCK
 #undef P_UNLOCK
 #undef P_UNLOCK_FENCED
+#undef P_CAS_TAG
 #undef P_TILE

@@ -11,3 +11,4 @@
 #define P_LOCK(v, b) hive_lock_bucket((v), (b))
 #define P_UNLOCK(v, b) hive_unlock_bucket((v), (b))
 #define P_UNLOCK_FENCED(v, b) hive_unlock_bucket_fenced((v), (b))
+#define P_CAS_TAG(p, e, d) hive_cas_tag((p), (e), (d))

@@ -16,3 +16,4 @@
 #define P_LOCK(v, b) hive_tile_lock(g, (v), (b))
 #define P_UNLOCK(v, b) hive_tile_unlock(g, (v), (b))
 #define P_UNLOCK_FENCED(v, b) hive_tile_unlock(g, (v), (b))
+#define P_CAS_TAG(p, e, d) hive_tile_cas_tag(g, (p), (e), (d))

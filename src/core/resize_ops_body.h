@@ -12,6 +12,10 @@
 #define D_OV(name) P_SUFFIX(name) /* the shared stash */
 #define D_OV_DEFAULT_OPS_BODY 1
 #endif
+#ifndef D_SCAN
+#include "tag_seam.h"
+#define D_TAG_SEAM_OPS_BODY 1
+#endif
 
 /* Splits bucket j (split <= j < base * 2^m under ix, the index before this
  * split; seed: the table's hash seed) into j and its partner j + base * 2^m:
@@ -71,10 +75,10 @@ HIVE_PROTO int D_OP(hive_rehome_pair)(const hive_view *into, P_GEOM_PARAM, P_SLO
                 return -1;
             break;
         }
-        if (P_CAS(target, seen, w) == seen)
+        if (D_CLAIM(into, target, seen, w, D_TAG_OF(h1, h2)))
             break;
     }
-    *slot = P_MAKE(P_TOMB, 0);
+    *slot = P_MAKE(P_TOMB, 0); /* a merged-away bucket's: no one reads its tag */
     return 1;
 }
 
@@ -116,19 +120,24 @@ HIVE_PROTO uint64_t D_OP(hive_resize_one)(int op, const hive_view *v, const hive
 {
     P_SLOT *slots = (P_SLOT *)v->slots;
     P_SLOT *stash = (P_SLOT *)v->stash;
+    uint64_t r = 0;
     switch (op) {
     case HIVE_RESIZE_SPLIT:
-        return D_OP(hive_split_bucket)(slots, P_GEOM_ARG, ix, P_VIEW_SEED(v), i);
+        r = D_OP(hive_split_bucket)(slots, P_GEOM_ARG, ix, P_VIEW_SEED(v), i);
+        break;
     case HIVE_RESIZE_MERGE:
-        return D_OP(hive_merge_bucket)(slots, P_GEOM_ARG, ix, i);
+        r = D_OP(hive_merge_bucket)(slots, P_GEOM_ARG, ix, i);
+        break;
     case HIVE_RESIZE_REHOME:
         return D_OP(hive_rehome_bucket)(to, P_GEOM_ARG, i);
     case HIVE_RESIZE_UNMERGE:
-        return D_OP(hive_unmerge_bucket)(slots, P_GEOM_ARG, ix, P_VIEW_SEED(v), i);
+        r = D_OP(hive_unmerge_bucket)(slots, P_GEOM_ARG, ix, P_VIEW_SEED(v), i);
+        break;
     case HIVE_RESIZE_REFLOW:
         return D_OP(hive_reflow_bucket)(v, P_GEOM_ARG, i);
     case HIVE_RESIZE_COMPACT:
         P_SUFFIX(hive_compact_bucket)(v, P_GEOM_ARG, i);
+        D_RETAG(v, i);
         return 0;
     case HIVE_RESIZE_MARK_STASH:
         D_OP(hive_mark_stash_slot)(v, stash + i);
@@ -138,9 +147,17 @@ HIVE_PROTO uint64_t D_OP(hive_resize_one)(int op, const hive_view *v, const hive
     default: /* HIVE_RESIZE_RESTASH */
         return D_OP(hive_restash_slot)(to, P_GEOM_ARG, stash + i) == 0;
     }
+    /* SPLIT, MERGE, UNMERGE: bucket i and its partner were rewritten whole (T4) */
+    D_RETAG(v, i);
+    D_RETAG(v, i + hive_index_round(ix));
+    return r;
 }
 
 #ifdef D_OV_DEFAULT_OPS_BODY
 #undef D_OV
 #undef D_OV_DEFAULT_OPS_BODY
+#endif
+#ifdef D_TAG_SEAM_OPS_BODY
+#include "tag_seam_end.h"
+#undef D_TAG_SEAM_OPS_BODY
 #endif

@@ -280,3 +280,5 @@ HIVE_PROTO void P_SUFFIX(hive_compact_bucket)(const hive_view *v, P_GEOM_PARAM, 
 }
 
 #endif
+
+#include "tag_body.h"

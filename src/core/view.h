@@ -11,6 +11,7 @@
 
 #include "atomics.h"
 #include "index.h"
+#include "tags.h"
 #include "tile.h"
 
 /* Token pasting after expansion: HIVE_PASTE(P_SUFFIX(f), _double). */
@@ -25,15 +26,20 @@
 #define HIVE_DESIGN_ID_ICEBERG 3
 #define HIVE_DESIGN_ID_CUCKOO 4
 #define HIVE_DESIGN_ID_CHAINING 5
+#define HIVE_DESIGN_ID_DOUBLE_M 6
+#define HIVE_DESIGN_ID_P2_M 7
+#define HIVE_DESIGN_ID_ICEBERG_M 8
 
 /* Every design other than the Hive design is a probe sequence over the
  * shared buckets (core/probe_body.h): X(ID, name) for each, ID naming its
  * HIVE_DESIGN_ID_* and name its folder (src/designs/name/) and the suffix
- * of its operations (name_<width>_name).  The dispatch (designs/dispatch_body.h),
+ * of its operations (name_<width>_name; a tagged variant NAME_m lives in
+ * its base design's folder).  The dispatch (designs/dispatch_body.h),
  * the names table (designs/names.h) and the tests' and bench's --design
  * take every design from here, so a new one is a line. */
 #define HIVE_PROBE_DESIGNS(X)                                                                    \
-    X(DOUBLE, double) X(P2, p2) X(ICEBERG, iceberg) X(CUCKOO, cuckoo) X(CHAINING, chaining)
+    X(DOUBLE, double) X(P2, p2) X(ICEBERG, iceberg) X(CUCKOO, cuckoo) X(CHAINING, chaining)         \
+    X(DOUBLE_M, double_m) X(P2_M, p2_m) X(ICEBERG_M, iceberg_m)
 /* All designs, the Hive design first. */
 #define HIVE_DESIGNS(X) X(HIVE, hive) HIVE_PROBE_DESIGNS(X)
 
@@ -73,7 +79,15 @@ typedef struct hive_view {
      * KV64 kernels up to 4.  hive_view_set_seed sets all three. */
     uint64_t hash_seed;
     uint32_t hash_seed_lo, hash_seed_hi;
+    /* The tagged designs' (HIVE_DESIGN_ID_*_M) fingerprints: one 16-bit
+     * tag per slot of `slots`, in the same order (core/tags.h); NULL for
+     * the other designs. */
+    uint16_t *tags;
 } hive_view;
+
+/* Does design d keep a tag per slot (core/tags.h)? */
+#define HIVE_DESIGN_TAGGED(d)                                                                    \
+    ((d) == HIVE_DESIGN_ID_DOUBLE_M || (d) == HIVE_DESIGN_ID_P2_M || (d) == HIVE_DESIGN_ID_ICEBERG_M)
 
 /* The seed, loaded whole, or as its two halves. */
 HIVE_HD uint64_t hive_view_seed(const hive_view *v) { return v->hash_seed; }

@@ -78,17 +78,18 @@ hive_status hive_cpu_step(void *impl, hive_resize_op op, hive_index ix, uint64_t
     return HIVE_SUCCESS;
 }
 
-/* Sizes the slot and lock mappings for `buckets` buckets.  Growing, on
- * failure the table keeps what it had (perhaps with one mapping larger). */
+/* Sizes the slot, lock and tag mappings for `buckets` buckets.  Growing,
+ * on failure the table keeps what it had (perhaps with a mapping larger). */
 static hive_status map_for(hive_cpu_table *ct, uint64_t buckets)
 {
     hive_cpu_store *s = &ct->store;
     uint64_t slot_bytes = buckets * hive_cpu_bucket_bytes(ct), lock_bytes = hive_cpu_lock_bytes(buckets);
+    uint64_t tag_bytes = hive_cpu_tag_bytes(ct, buckets);
     if (slot_bytes > s->slot_bytes &&
-        !hive_cpu_memory_allows(slot_bytes + lock_bytes + s->stash_bytes))
+        !hive_cpu_memory_allows(slot_bytes + lock_bytes + tag_bytes + s->stash_bytes))
         return hive_fail(HIVE_ERROR_OUT_OF_MEMORY, resize_call,
                          "%llu buckets need %llu bytes, more than the machine's memory",
-                         (unsigned long long)buckets, (unsigned long long)(slot_bytes + lock_bytes));
+                         (unsigned long long)buckets, (unsigned long long)(slot_bytes + lock_bytes + tag_bytes));
     void *slots = hive_cpu_remap(s->slots, s->slot_bytes, (size_t)slot_bytes);
     if (slots == NULL)
         return hive_fail(HIVE_ERROR_OUT_OF_MEMORY, resize_call, "no host memory for %llu buckets",
@@ -101,6 +102,14 @@ static hive_status map_for(hive_cpu_table *ct, uint64_t buckets)
                          (unsigned long long)buckets);
     s->locks = locks;
     s->lock_bytes = (size_t)lock_bytes;
+    if (s->tags != NULL) {
+        void *tags = hive_cpu_remap(s->tags, s->tag_bytes, (size_t)tag_bytes);
+        if (tags == NULL)
+            return hive_fail(HIVE_ERROR_OUT_OF_MEMORY, resize_call, "no host memory for the tags of %llu buckets",
+                             (unsigned long long)buckets);
+        s->tags = tags;
+        s->tag_bytes = (size_t)tag_bytes;
+    }
     return HIVE_SUCCESS;
 }
 

@@ -56,6 +56,8 @@ static void store_free(hive_cpu_store *s)
 {
     hive_cpu_unmap(s->slots, s->slot_bytes);
     hive_cpu_unmap(s->locks, s->lock_bytes);
+    if (s->tags != NULL)
+        hive_cpu_unmap(s->tags, s->tag_bytes);
     hive_cpu_stash_free(s);
     memset(s, 0, sizeof *s);
 }
@@ -65,6 +67,8 @@ static void store_free(hive_cpu_store *s)
 static void store_fill_empty(const hive_cpu_table *ct, hive_cpu_store *s)
 {
     memset(s->slots, 0xFF, s->buckets * hive_cpu_bucket_bytes(ct));
+    if (s->tags != NULL)
+        memset(s->tags, 0xFF, hive_cpu_tag_bytes(ct, s->buckets));
     if (s->stash != NULL) {
         memset(s->stash, 0xFF, s->stash_buckets * hive_cpu_bucket_bytes(ct));
         memset(s->stash_used, 0, hive_stash_side_words(ct->design, s->stash_buckets) * sizeof(uint32_t));
@@ -84,15 +88,18 @@ static hive_status store_create(const hive_cpu_table *ct, uint64_t buckets, hive
                          (unsigned long long)buckets, ct->S);
     uint64_t slot_bytes = buckets * hive_cpu_bucket_bytes(ct);
     uint64_t lock_bytes = hive_cpu_lock_bytes(buckets);
-    if (!hive_cpu_memory_allows(slot_bytes + lock_bytes))
+    uint64_t tag_bytes = hive_cpu_tag_bytes(ct, buckets);
+    if (!hive_cpu_memory_allows(slot_bytes + lock_bytes + tag_bytes))
         return hive_fail(HIVE_ERROR_OUT_OF_MEMORY, call,
                          "%llu buckets need %llu bytes, more than the machine's memory",
-                         (unsigned long long)buckets, (unsigned long long)(slot_bytes + lock_bytes));
+                         (unsigned long long)buckets, (unsigned long long)(slot_bytes + lock_bytes + tag_bytes));
     s->slots = hive_cpu_map((size_t)slot_bytes);
     s->locks = hive_cpu_map((size_t)lock_bytes);
+    s->tags = tag_bytes ? hive_cpu_map((size_t)tag_bytes) : NULL;
     s->slot_bytes = (size_t)slot_bytes;
     s->lock_bytes = (size_t)lock_bytes;
-    hive_status st = s->slots != NULL && s->locks != NULL
+    s->tag_bytes = (size_t)tag_bytes;
+    hive_status st = s->slots != NULL && s->locks != NULL && (s->tags != NULL || tag_bytes == 0)
                          ? hive_cpu_stash_alloc(ct, hive_stash_wanted(ct->stash_fraction, buckets, 0, ct->S), s, call)
                          : hive_fail(HIVE_ERROR_OUT_OF_MEMORY, call,
                                      "no host memory for %llu buckets (%llu bytes)",
@@ -179,6 +186,7 @@ static void cpu_shape(const void *impl, hive_shape *shape)
     shape->buckets = s->buckets;
     shape->stash_buckets = s->stash_buckets;
     shape->bytes_held = hive_cpu_map_size(s->slot_bytes) + hive_cpu_map_size(s->lock_bytes) +
+                        (s->tags != NULL ? hive_cpu_map_size(s->tag_bytes) : 0) +
                         s->stash_bytes + sizeof *ct + hive_cpu_pool_bytes(ct->pool);
 }
 

@@ -23,6 +23,7 @@
 typedef struct hive_cpu_store {
     uint64_t *slots;        /* buckets * S slots of slot_words words, page-aligned */
     uint32_t *locks;        /* one bit per bucket, 0 = free */
+    uint16_t *tags;         /* a tagged design's tag per slot (core/tags.h), else NULL */
     uint64_t *stash;        /* stash_buckets * S slots, or NULL */
     uint32_t *stash_used;   /* one bit per stash bucket: ever held a pair (protocol.h); the
                              * chaining design's links (designs/chaining/pool.h) */
@@ -32,6 +33,7 @@ typedef struct hive_cpu_store {
     hive_index ix;          /* which bucket a hash names; hive_index_buckets(ix) == buckets */
     size_t slot_bytes;      /* mapped for slots (at least buckets * S slots) */
     size_t lock_bytes;      /* mapped for locks */
+    size_t tag_bytes;       /* mapped for tags (0: none) */
     size_t stash_bytes;     /* allocated for stash and stash_used */
 } hive_cpu_store;
 
@@ -89,6 +91,12 @@ static inline uint64_t hive_cpu_bucket_bytes(const hive_cpu_table *ct)
 
 static inline uint64_t hive_cpu_lock_bytes(uint64_t buckets) { return (buckets + 31) / 32 * sizeof(uint32_t); }
 
+/* Bytes of the tags of `buckets` buckets: none unless the design is tagged. */
+static inline uint64_t hive_cpu_tag_bytes(const hive_cpu_table *ct, uint64_t buckets)
+{
+    return HIVE_DESIGN_TAGGED(ct->design) ? buckets * ct->S * sizeof(uint16_t) : 0;
+}
+
 /* Batches below this many keys run on the calling thread: waking the
  * workers would cost more than it saves. */
 #define HIVE_CPU_PARALLEL_MIN 16384u
@@ -110,6 +118,7 @@ static inline hive_view hive_cpu_view(const hive_cpu_table *ct, hive_cpu_store *
     hive_view v;
     v.slots = s->slots;
     v.locks = s->locks;
+    v.tags = s->tags;
     v.stash = s->stash;
     v.stash_used = s->stash_used;
     v.stash_live = &s->stash_live;

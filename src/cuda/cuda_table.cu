@@ -22,6 +22,14 @@ static uint64_t bucket_bytes(const hive_dict *d)
 
 static uint64_t lock_bytes(uint64_t buckets) { return (buckets + 31) / 32 * sizeof(uint32_t); }
 
+/* A tagged design's tags (core/tags.h), 2 bytes a slot; other designs have none. */
+static int tagged(const hive_dict *d) { return HIVE_DESIGN_TAGGED(d->view.design); }
+
+static uint64_t tag_bytes(const hive_dict *d, uint64_t buckets)
+{
+    return buckets * d->bucket_slots * sizeof(uint16_t);
+}
+
 /* Bytes of a stash's side words: its bitmap of used buckets, or a node
  * pool's counter and links (designs/designs.h). */
 static uint64_t stash_used_bytes(uint32_t design, uint64_t stash_buckets)
@@ -82,15 +90,19 @@ static void free_arrays(hive_dict *d)
 {
     hive_vm_release(&d->slot_vm, d->stream);
     hive_vm_release(&d->lock_vm, d->stream);
+    if (tagged(d))
+        hive_vm_release(&d->tag_vm, d->stream);
     d->view.slots = NULL;
     d->view.locks = NULL;
+    d->view.tags = NULL;
     free_stash(d, &d->view, d->stream);
     free_stash(d, &d->next_stash, d->stream);
 }
 
 static uint64_t bytes_held(const hive_dict *d)
 {
-    return d->slot_vm.mapped + d->lock_vm.mapped + d->view.stash_buckets * bucket_bytes(d) +
+    return d->slot_vm.mapped + d->lock_vm.mapped + (tagged(d) ? d->tag_vm.mapped : 0) +
+           d->view.stash_buckets * bucket_bytes(d) +
            stash_used_bytes(d->view.design, d->view.stash_buckets) + sizeof(uint64_t) + HIVE_COUNTER_BYTES;
 }
 
@@ -102,18 +114,22 @@ static void view_arrays(hive_dict *d)
 {
     d->view.slots = (uint64_t *)d->slot_vm.base;
     d->view.locks = (uint32_t *)d->lock_vm.base;
+    d->view.tags = tagged(d) ? (uint16_t *)d->tag_vm.base : NULL;
 }
 
-/* Maps slot and lock memory for `buckets` buckets, keeping the d->buckets in
- * use; the lock bits of buckets beyond d->buckets are cleared.  On failure
- * the table is as it was (with perhaps more memory mapped, or its slots
- * moved to a larger allocation). */
+/* Maps slot, lock and tag memory for `buckets` buckets, keeping the
+ * d->buckets in use; the lock bits of buckets beyond d->buckets are cleared
+ * (their slots and tags are written whole by the splits that open them).  On
+ * failure the table is as it was (with perhaps more memory mapped, or its
+ * arrays moved to larger allocations). */
 static hive_status map_for(hive_dict *d, uint64_t buckets, cudaStream_t s, const char *call)
 {
     uint64_t old_lock_bytes = lock_bytes(d->buckets);
     hive_status st = hive_vm_map(&d->slot_vm, buckets * bucket_bytes(d), d->buckets * bucket_bytes(d), s, call);
     if (st == HIVE_SUCCESS)
         st = hive_vm_map(&d->lock_vm, lock_bytes(buckets), old_lock_bytes, s, call);
+    if (st == HIVE_SUCCESS && tagged(d))
+        st = hive_vm_map(&d->tag_vm, tag_bytes(d, buckets), tag_bytes(d, d->buckets), s, call);
     view_arrays(d);
     HIVE_TRY(st);
     if (lock_bytes(buckets) > old_lock_bytes)
@@ -146,6 +162,8 @@ static hive_status alloc_arrays(hive_dict *d, uint64_t buckets, double stash_fra
     hive_status st = hive_vm_reserve(&d->slot_vm, d->device, max_buckets * bucket_bytes(d), &d->allocator, call);
     if (st == HIVE_SUCCESS)
         st = hive_vm_reserve(&d->lock_vm, d->device, lock_bytes(max_buckets), &d->allocator, call);
+    if (st == HIVE_SUCCESS && tagged(d))
+        st = hive_vm_reserve(&d->tag_vm, d->device, tag_bytes(d, max_buckets), &d->allocator, call);
     if (st == HIVE_SUCCESS)
         st = map_for(d, buckets, s, call);
     if (st == HIVE_SUCCESS)
@@ -153,6 +171,8 @@ static hive_status alloc_arrays(hive_dict *d, uint64_t buckets, double stash_fra
     if (st == HIVE_SUCCESS)
         st = hive_cuda_status(cudaMemsetAsync(d->view.slots, 0xFF, buckets * bucket_bytes(d), s), call,
                               "clearing slots");
+    if (st == HIVE_SUCCESS && tagged(d))
+        st = hive_cuda_status(cudaMemsetAsync(d->view.tags, 0xFF, tag_bytes(d, buckets), s), call, "clearing tags");
     if (st == HIVE_SUCCESS)
         st = hive_cuda_status(cudaStreamSynchronize(s), call, "cudaStreamSynchronize");
     if (st != HIVE_SUCCESS) {
@@ -420,6 +440,9 @@ static hive_status cuda_clear(void *impl, hive_stream stream)
     uint64_t stash_bytes = d->view.stash_buckets * bucket_bytes(d);
     hive_status st = hive_cuda_status(cudaMemsetAsync(d->view.slots, 0xFF, d->buckets * bucket_bytes(d), s),
                                       call, "clearing slots");
+    if (st == HIVE_SUCCESS && tagged(d))
+        st = hive_cuda_status(cudaMemsetAsync(d->view.tags, 0xFF, tag_bytes(d, d->buckets), s), call,
+                              "clearing tags");
     if (st == HIVE_SUCCESS && d->view.stash_buckets)
         st = hive_cuda_status(cudaMemsetAsync(d->view.stash, 0xFF, stash_bytes, s), call, "clearing the stash");
     if (st == HIVE_SUCCESS && d->view.stash_buckets)
@@ -469,6 +492,8 @@ static void cuda_unmap(void *impl)
     hive_dict_async_wait(d);
     hive_vm_trim(&d->slot_vm, d->buckets * bucket_bytes(d), d->stream);
     hive_vm_trim(&d->lock_vm, lock_bytes(d->buckets), d->stream);
+    if (tagged(d))
+        hive_vm_trim(&d->tag_vm, tag_bytes(d, d->buckets), d->stream);
     view_arrays(d);
     leave_device(d->device, &scope);
 }

@@ -60,6 +60,7 @@ typedef struct hive_dict {
     hive_vm slot_vm;       /* view.slots and view.locks live in these arrays (their bases: with an
                               allocator they move as the table grows, cuda_vm.h) */
     hive_vm lock_vm;
+    hive_vm tag_vm;        /* view.tags: a tagged design's, else never reserved */
     uint64_t buckets;
     /* HIVE_COUNTER_BLOCKS blocks of HIVE_CTR_COUNT counters, one per call in
      * flight (calls may come from several host threads at once). */

@@ -28,6 +28,10 @@
  *           buckets: a head bucket per key, its overflow in chains of
  *           bucket-sized nodes from a node pool (the stash's memory):
  *           designs/chaining/, docs/designs/chaining.md
+ *   double_m, p2_m, iceberg_m (HIVE_DESIGN_*_M) WarpSpeed's metadata
+ *           variants: the design named, with a 16-bit tag per slot that
+ *           scans read first (core/tag_body.h): designs/NAME/NAME_m_body.h,
+ *           docs/designs/metadata.md
  *
  * A new design that is a probe sequence is a folder with its probe order
  * and placement policy and an include of designs/probe_design.h

@@ -23,5 +23,14 @@
 #if !defined(HIVE_ONLY_DESIGN) || HIVE_ONLY_DESIGN == HIVE_DESIGN_ID_CHAINING
 #include "chaining/chaining_body.h"
 #endif
+#if !defined(HIVE_ONLY_DESIGN) || HIVE_ONLY_DESIGN == HIVE_DESIGN_ID_DOUBLE_M
+#include "double/double_m_body.h"
+#endif
+#if !defined(HIVE_ONLY_DESIGN) || HIVE_ONLY_DESIGN == HIVE_DESIGN_ID_P2_M
+#include "p2/p2_m_body.h"
+#endif
+#if !defined(HIVE_ONLY_DESIGN) || HIVE_ONLY_DESIGN == HIVE_DESIGN_ID_ICEBERG_M
+#include "iceberg/iceberg_m_body.h"
+#endif
 #include "dispatch_body.h"
 #include "../core/protocol_end.h"

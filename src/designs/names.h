@@ -43,6 +43,22 @@ static inline int hive_design_parse(const char *s, hive_design *d)
     return 0;
 }
 
+/* The design whose probes and placement a tagged design shares (its tags
+ * aside, designs/NAME/NAME_m_body.h): d itself for the others. */
+static inline hive_design hive_design_untagged(hive_design d)
+{
+    switch (d) {
+    case HIVE_DESIGN_DOUBLE_M:
+        return HIVE_DESIGN_DOUBLE;
+    case HIVE_DESIGN_P2_M:
+        return HIVE_DESIGN_P2;
+    case HIVE_DESIGN_ICEBERG_M:
+        return HIVE_DESIGN_ICEBERG;
+    default:
+        return d;
+    }
+}
+
 /* The load (keys per slot) up to which a design places all but about 1 key
  * in 400 in its buckets, leaving the rest to a stash of 1% of the slots that
  * is relieved once half full (api/policy.c): past it a table of that design
@@ -57,7 +73,7 @@ static inline int hive_design_parse(const char *s, hive_design *d)
  * (api/config.c). */
 static inline double hive_design_load_cap(hive_design d, uint32_t slots)
 {
-    switch (d) {
+    switch (hive_design_untagged(d)) {
     case HIVE_DESIGN_P2:
         return slots <= 4 ? 0.6 : slots <= 8 ? 0.8 : 0.9;
     case HIVE_DESIGN_ICEBERG:

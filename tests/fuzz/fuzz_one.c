@@ -4,8 +4,9 @@
  *
  *   header, 7 bytes
  *     0  bit 0: KV64 (else KV32); bit 1: 2 threads (else 1); bit 2: the double
- *        design, bit 4: the chaining design (over bit 2; else the Hive
- *        design); bit 3: a hash seed made from the header's first 5 bytes
+ *        design (with bit 5: its tagged variant, double_m), bit 4: the
+ *        chaining design (over bit 2; else the Hive design); bit 3: a hash
+ *        seed made from the header's first 5 bytes
  *        (else seed 0, the unseeded hashes)
  *     1  initial_capacity: c < 128 gives 1 + c, else 128 + 3 (c - 128) (up to 509)
  *     2  max_load_factor (bits 0-2), min_load_factor as a fraction of
@@ -110,7 +111,7 @@ static hive_config read_config(fz_input *in, ht_target *t)
             geo = fz_byte(in);
     ht_target_init(t, HIVE_BACKEND_CPU, (b0 & 1) ? HIVE_KV64 : HIVE_KV32);
     ht_target_set_design(t, (b0 & 16)  ? HIVE_DESIGN_CHAINING
-                            : (b0 & 4) ? HIVE_DESIGN_DOUBLE
+                            : (b0 & 4) ? ((b0 & 32) ? HIVE_DESIGN_DOUBLE_M : HIVE_DESIGN_DOUBLE)
                                        : HIVE_DESIGN_HIVE);
     hive_config c = ht_config(t);
     c.threads = (b0 & 2) ? 2 : 1;

@@ -7,6 +7,7 @@
 #include "designs/chaining/pool.h"
 #include "designs/cuckoo/probe.h"
 #include "designs/double/probe.h"
+#include "designs/names.h"
 #include "designs/hive/probe.h"
 #include "designs/iceberg/probe.h"
 #include "designs/p2/probe.h"
@@ -28,7 +29,7 @@ uint32_t ht_key_hash(const ht_target *t, uint64_t seed, uint64_t key, int which)
 
 uint32_t ht_key_probes(const ht_target *t)
 {
-    switch (t->design) {
+    switch (hive_design_untagged(t->design)) {
     case HIVE_DESIGN_DOUBLE:
         return HIVE_DOUBLE_PROBES;
     case HIVE_DESIGN_P2:
@@ -46,7 +47,7 @@ uint32_t ht_key_probes(const ht_target *t)
 
 uint32_t ht_probe_hash(const ht_target *t, uint32_t h1, uint32_t h2, uint32_t probe)
 {
-    switch (t->design) {
+    switch (hive_design_untagged(t->design)) {
     case HIVE_DESIGN_DOUBLE:
         return hive_double_probe_hash(h1, h2, probe);
     case HIVE_DESIGN_P2:
@@ -72,8 +73,8 @@ uint64_t ht_probe_base_bucket(const ht_target *t, uint64_t seed, uint64_t base, 
 /* Designs whose probes are h1 + i * (h2 | 1) (designs/double/probe.h). */
 static int stepped(const ht_target *t)
 {
-    return t->design == HIVE_DESIGN_DOUBLE || t->design == HIVE_DESIGN_ICEBERG ||
-           t->design == HIVE_DESIGN_CUCKOO;
+    hive_design d = hive_design_untagged(t->design);
+    return d == HIVE_DESIGN_DOUBLE || d == HIVE_DESIGN_ICEBERG || d == HIVE_DESIGN_CUCKOO;
 }
 
 int ht_aim_tight(const ht_target *t) { return !(stepped(t) && t->width == HIVE_KV32); }

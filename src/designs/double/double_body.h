@@ -7,11 +7,6 @@
  * core/slot_body.h; its functions are name_<width>_double.  No include
  * guard: once per instantiation. */
 #define D_OP(name) HIVE_PASTE(P_SUFFIX(name), _double)
-#define D_PROBES HIVE_DOUBLE_PROBES
-#define D_PROBE_HASH(h1, h2, i) hive_double_probe_hash((h1), (h2), (i))
-/* A pair stays where it was placed until a resize: no cuckoo moves, so the
- * probe buckets' scans need no order between them and no slot is ever
- * MOVING. */
-#define D_MOVES 0
+#include "seam.h"
 
 #include "../probe_design.h"

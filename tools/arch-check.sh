@@ -9,8 +9,11 @@
 # The files: the dictionary's KV32 and KV64 kernels and the cache table's.
 # The other kernel files compile the same kernel bodies for another design
 # (cuda_kernels32_double.cu and the like: the arch-dependent code is in the
-# shared headers these three include), or hold host code only.  One build
-# of everything for every generation takes five times the CI's CUDA build.
+# shared headers these three include), or hold host code only, save the
+# tagged designs' (16-bit tag atomics and stores, core/tags.h; the KV64
+# slot store), which one design's two files check for the oldest generation
+# alone (later ones have every instruction it has).  One build of everything
+# for every generation takes five times the CI's CUDA build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 read -r -a archs <<<"${ARCHS:-75 80 86 89 90}"
@@ -28,6 +31,8 @@ compile() { # arch file
 }
 export -f compile
 export out
-printf '%s\n' "${archs[@]}" | while read -r a; do for f in "${files[@]}"; do echo "$a $f"; done; done |
+tagged=(src/cuda/cuda_kernels32_p2_m.cu src/cuda/cuda_kernels64_p2_m.cu)
+{ for f in "${tagged[@]}"; do echo "${archs[0]} $f"; done
+  printf '%s\n' "${archs[@]}" | while read -r a; do for f in "${files[@]}"; do echo "$a $f"; done; done; } |
   xargs -P "$jobs" -n 2 bash -c 'compile "$0" "$1"'
 echo "arch-check: every file compiles for$(printf ' sm_%s' "${archs[@]}")"

@@ -51,6 +51,12 @@ HIVE_PROTO uint64_t hive_cas64(uint64_t *p, uint64_t expected, uint64_t desired)
                                (unsigned long long)desired);
 }
 
+/* A slot word written by its one owner (a tagged claim, core/tag_body.h). */
+HIVE_PROTO void hive_store64(uint64_t *p, uint64_t v)
+{
+    asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+
 /* Release/acquire between a thread's own accesses (fence.acq_rel is enough
  * for the copy-then-reuse pattern of a move and its mirror in readers, and
  * cheaper than __threadfence's sequentially consistent fence). */
@@ -115,6 +121,20 @@ HIVE_PROTO hive_u128 hive_cas128(hive_u128 *p, hive_u128 expected, hive_u128 des
                    "l"((uint64_t)(desired >> 64)), "l"(p)
                  : "memory");
     return ((hive_u128)hi << 64) | lo;
+#endif
+}
+
+/* A whole KV64 slot written by its one owner, one 16-byte access (sm_90). */
+HIVE_PROTO void hive_store128(hive_u128 *p, hive_u128 v)
+{
+#if __CUDA_ARCH__ < 900
+    (void)p;
+    (void)v;
+    __trap();
+#else
+    asm volatile("{\n\t.reg .b128 t;\n\tmov.b128 t, {%1, %2};\n\tst.relaxed.gpu.global.b128 [%0], t;\n\t}" ::"l"(p),
+                 "l"((uint64_t)v), "l"((uint64_t)(v >> 64))
+                 : "memory");
 #endif
 }
 
@@ -185,6 +205,8 @@ HIVE_PROTO uint64_t hive_cas64(uint64_t *p, uint64_t expected, uint64_t desired)
     return expected; /* the value found: == the old expected on success */
 }
 
+HIVE_PROTO void hive_store64(uint64_t *p, uint64_t v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+
 /* The GPU's fences order a move's copy before its reuse, and a reader's
  * first bucket before its second.  On the host every slot CAS is acq_rel and
  * every slot load acquire, so those release/acquire pairs already give that
@@ -205,6 +227,8 @@ HIVE_PROTO hive_u128 hive_cas128(hive_u128 *p, hive_u128 expected, hive_u128 des
     __atomic_compare_exchange(p, &expected, &desired, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
     return expected;
 }
+
+HIVE_PROTO void hive_store128(hive_u128 *p, hive_u128 v) { __atomic_store(p, &v, __ATOMIC_RELEASE); }
 
 HIVE_PROTO uint64_t hive_add_u64(uint64_t *p, uint64_t d)
 {

@@ -7,6 +7,7 @@
 #undef P_WORDS
 #undef P_LOAD
 #undef P_CAS
+#undef P_STORE
 #undef P_KEY_OF
 #undef P_VAL_OF
 #undef P_MAKE
@@ -31,4 +32,5 @@
 #undef P_UNLOCK
 #undef P_UNLOCK_FENCED
 #undef P_CAS_TAG
+#undef P_STORE_TAG
 #undef P_TILE

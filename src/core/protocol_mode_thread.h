@@ -12,3 +12,4 @@
 #define P_UNLOCK(v, b) hive_unlock_bucket((v), (b))
 #define P_UNLOCK_FENCED(v, b) hive_unlock_bucket_fenced((v), (b))
 #define P_CAS_TAG(p, e, d) hive_cas_tag((p), (e), (d))
+#define P_STORE_TAG(p, v) hive_store_tag((p), (v))

@@ -17,3 +17,4 @@
 #define P_UNLOCK(v, b) hive_tile_unlock(g, (v), (b))
 #define P_UNLOCK_FENCED(v, b) hive_tile_unlock(g, (v), (b))
 #define P_CAS_TAG(p, e, d) hive_tile_cas_tag(g, (p), (e), (d))
+#define P_STORE_TAG(p, v) hive_tile_store_tag(g, (p), (v))

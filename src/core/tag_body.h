@@ -7,12 +7,13 @@
  * guarantee of the untagged protocol (docs/designs/metadata.md):
  *
  *  T1  A claim takes a slot by a CAS of its tag, from the free (or TOMB) tag
- *      its scan saw to the key's fingerprint, and only then writes the pair
- *      into the slot, which no one else writes meanwhile.  The tag CAS is
+ *      its scan saw to the key's fingerprint, and only then stores the pair
+ *      into the slot, which no one else writes meanwhile: one atomic a claim.  The tag CAS is
  *      R2's claim: free tags are a suffix of a bucket's, as free slots are,
  *      and a claim takes the first.
  *  T2  An erase retires a pair by a CAS of its slot to TOMB (its
- *      linearization point, as in every design), then of its tag to TOMB.
+ *      linearization point, as in every design), then stores TOMB in its
+ *      tag, which no one else writes meanwhile.
  *  T3  Hence a slot holds key k only while its tag is k's fingerprint, and
  *      a scan reads only the slots whose tag is the key's.  A slot with the
  *      key's tag but no key in it is between the two writes of a claim or of
@@ -158,21 +159,23 @@ HIVE_PROTO int P_SUFFIX(hive_claim_tagged)(const hive_view *v, P_GEOM_PARAM, P_S
     (void)P_GEOM_ARG;
     if (P_CAS_TAG(P_SUFFIX(hive_tag_at)(v, slot), seen, tag) != seen)
         return 0;
-    P_SLOT free_word = P_LOAD_ONE(slot);
-    P_CAS(slot, free_word, pair); /* the slot is ours alone: this CAS cannot fail */
+    P_STORE(slot, pair); /* the slot is ours alone: a store, not a second atomic */
     return 1;
 }
 
-/* T2: retires the pair `seen` (key of tag `tag`) in `slot`.  Returns 0 if
- * the slot changed first. */
+/* T2: retires the pair `seen` (key of tag `tag`, which its tag holds) in
+ * `slot`.  Returns 0 if the slot changed first. */
 HIVE_PROTO int P_SUFFIX(hive_retire_tagged)(const hive_view *v, P_GEOM_PARAM, P_SLOT *slot, P_SLOT seen,
                                             uint32_t tag)
 {
     (void)P_GEOM_ARG;
+    (void)tag;
     if (P_CAS(slot, seen, P_MAKE(P_TOMB, 0)) != seen)
         return 0;
     hive_fence(); /* whoever sees the TOMB tag sees the TOMB slot */
-    P_CAS_TAG(P_SUFFIX(hive_tag_at)(v, slot), tag, HIVE_TAG_TOMB);
+    /* a store: no one else writes a tag that is a key's (T1 claims free and
+     * TOMB tags, T4 runs alone) */
+    P_STORE_TAG(P_SUFFIX(hive_tag_at)(v, slot), HIVE_TAG_TOMB);
     return 1;
 }
 

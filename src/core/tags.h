@@ -49,6 +49,17 @@ HIVE_PROTO uint32_t hive_cas_tag(uint16_t *p, uint32_t expected, uint32_t desire
     return atomicCAS((unsigned short *)p, (unsigned short)expected, (unsigned short)desired);
 }
 
+HIVE_PROTO void hive_store_tag(uint16_t *p, uint32_t v)
+{
+    asm volatile("st.relaxed.gpu.global.u16 [%0], %1;" ::"l"(p), "h"((unsigned short)v) : "memory");
+}
+
+HIVE_PROTO void hive_tile_store_tag(hive_geom g, uint16_t *p, uint32_t v)
+{
+    if (hive_tile_first(g))
+        hive_store_tag(p, v);
+}
+
 /* The same for a tile of lanes: the first lane acts, the tile gets its result. */
 HIVE_PROTO uint32_t hive_tile_cas_tag(hive_geom g, uint16_t *p, uint32_t expected, uint32_t desired)
 {
@@ -67,6 +78,8 @@ HIVE_PROTO uint64_t hive_load_tags4(const uint16_t *p)
     return (uint64_t)hive_load_tag(p) | (uint64_t)hive_load_tag(p + 1) << 16 |
            (uint64_t)hive_load_tag(p + 2) << 32 | (uint64_t)hive_load_tag(p + 3) << 48;
 }
+
+HIVE_PROTO void hive_store_tag(uint16_t *p, uint32_t v) { __atomic_store_n(p, (uint16_t)v, __ATOMIC_RELEASE); }
 
 HIVE_PROTO uint32_t hive_cas_tag(uint16_t *p, uint32_t expected, uint32_t desired)
 {

@@ -49,6 +49,12 @@ HIVE_PROTO int hive_tile_from32(hive_geom g, int v, uint32_t lane)
     return __shfl_sync(hive_tile_mask(g), v, (int)(hive_tile_base(g) + lane));
 }
 
+HIVE_PROTO void hive_tile_store64(hive_geom g, uint64_t *p, uint64_t v)
+{
+    if (hive_tile_first(g))
+        hive_store64(p, v);
+}
+
 HIVE_PROTO uint64_t hive_tile_cas64(hive_geom g, uint64_t *p, uint64_t expected, uint64_t desired)
 {
     uint64_t old = 0;

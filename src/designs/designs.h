@@ -94,6 +94,7 @@ typedef struct hive_design_outcome {
 #define P_WORDS 1
 #define P_LOAD(p) hive_load64(p)
 #define P_CAS(p, e, d) hive_cas64((p), (e), (d))
+#define P_STORE(p, w) hive_store64((p), (w))
 #define P_KEY_OF(s) ((uint32_t)(s))
 #define P_VAL_OF(s) ((uint32_t)((s) >> 32))
 #define P_MAKE(k, v) hive_pack32((k), (v))
@@ -119,6 +120,7 @@ typedef struct hive_design_outcome {
 #define P_WORDS 1
 #define P_LOAD(p) hive_load64(p)
 #define P_CAS(p, e, d) hive_tile_cas64(g, (p), (e), (d))
+#define P_STORE(p, w) hive_tile_store64(g, (p), (w))
 #define P_KEY_OF(s) ((uint32_t)(s))
 #define P_VAL_OF(s) ((uint32_t)((s) >> 32))
 #define P_MAKE(k, v) hive_pack32((k), (v))
@@ -144,6 +146,7 @@ typedef struct hive_design_outcome {
 #define P_WORDS 2
 #define P_LOAD(p) hive_load128(p)
 #define P_CAS(p, e, d) hive_cas128((p), (e), (d))
+#define P_STORE(p, w) hive_store128((p), (w))
 #define P_KEY_OF(s) ((uint64_t)(s))
 #define P_VAL_OF(s) ((uint64_t)((s) >> 64))
 #define P_MAKE(k, v) (((hive_u128)(v) << 64) | (hive_u128)(k))

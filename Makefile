@@ -52,10 +52,14 @@ bench: all
 # (docs/designs/metadata.md), which finders and writers race on, the same
 # way whatever the placement.
 TSAN_SKIP ?= [.](double|p2|iceberg|cuckoo)$$|^(differential|adversarial|crowded|conformance|placement|seed|device_view)[.].*[.]chaining$$|^(differential|conformance|placement|seed|device_view|crowded[.](small|crowded|sparse))[.].*[.](double|p2|iceberg)_m$$|^adversarial[.].*[.](p2|iceberg)_m$$|^cache[.]hitrate[.]
+# AddressSanitizer leaves out the p2 and iceberg designs' copies and their
+# tagged variants' (the double and double_m runs cover the same arrays and
+# bodies: the two differ in their placement hooks alone, which index nothing).
+ASAN_SKIP ?= [.](p2|iceberg)(_m)?$$
 test-sanitize:
 	cmake -S . -B $(BUILD)-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHIVE_WITH_CUDA=OFF -DHIVE_BUILD_BENCH=OFF -DHIVE_SANITIZE=address,undefined
 	cmake --build $(BUILD)-asan -j $(JOBS)
-	ctest --test-dir $(BUILD)-asan $(CTEST_FLAGS) -LE slow -j $(JOBS)
+	ctest --test-dir $(BUILD)-asan $(CTEST_FLAGS) -LE slow -E '$(ASAN_SKIP)' -j $(JOBS)
 	cmake -S . -B $(BUILD)-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHIVE_WITH_CUDA=OFF -DHIVE_BUILD_BENCH=OFF -DHIVE_SANITIZE=thread
 	cmake --build $(BUILD)-tsan -j $(JOBS)
 	TSAN_OPTIONS=halt_on_error=1 ctest --test-dir $(BUILD)-tsan $(CTEST_FLAGS) -LE slow -E '$(TSAN_SKIP)' -j $(JOBS)

@@ -190,7 +190,7 @@ HIVE_PROTO int D_OP(hive_erase_hashed)(const hive_view *v, P_GEOM_PARAM, P_KEY k
     for (unsigned round = 0;; round++) {
         D_OP(hive_walk) w = D_OP(hive_walk_probes)(v, P_GEOM_ARG, k, h1, h2);
         if (w.match) {
-            if (D_RETIRE(v, w.match, w.match_word, D_TAG_OF(h1, h2)))
+            if (D_RETIRE(v, w.match, w.match_word))
                 return HIVE_R_ERASED;
             continue;
         }

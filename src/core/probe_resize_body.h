@@ -94,7 +94,7 @@ HIVE_PROTO uint32_t D_OP(hive_reflow_bucket)(const hive_view *v, P_GEOM_PARAM, u
                 s = D_SCAN(v, bq, earlier, k, tag);
             } while (s.free >= 0 && !D_CLAIM(v, earlier + s.free, s.word, w, tag));
             if (s.free >= 0) {
-                (void)D_RETIRE(v, bucket + i, w, tag); /* no one else writes a slot that holds a pair here */
+                (void)D_RETIRE(v, bucket + i, w); /* no one else writes a slot that holds a pair here */
                 moved++;
                 stays = q;
                 break;

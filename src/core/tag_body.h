@@ -8,9 +8,9 @@
  *
  *  T1  A claim takes a slot by a CAS of its tag, from the free (or TOMB) tag
  *      its scan saw to the key's fingerprint, and only then stores the pair
- *      into the slot, which no one else writes meanwhile: one atomic a claim.  The tag CAS is
- *      R2's claim: free tags are a suffix of a bucket's, as free slots are,
- *      and a claim takes the first.
+ *      into the slot, which no one else writes meanwhile: one atomic a
+ *      claim.  The tag CAS is R2's claim: free tags are a suffix of a
+ *      bucket's, as free slots are, and a claim takes the first.
  *  T2  An erase retires a pair by a CAS of its slot to TOMB (its
  *      linearization point, as in every design), then stores TOMB in its
  *      tag, which no one else writes meanwhile.
@@ -163,13 +163,11 @@ HIVE_PROTO int P_SUFFIX(hive_claim_tagged)(const hive_view *v, P_GEOM_PARAM, P_S
     return 1;
 }
 
-/* T2: retires the pair `seen` (key of tag `tag`, which its tag holds) in
- * `slot`.  Returns 0 if the slot changed first. */
-HIVE_PROTO int P_SUFFIX(hive_retire_tagged)(const hive_view *v, P_GEOM_PARAM, P_SLOT *slot, P_SLOT seen,
-                                            uint32_t tag)
+/* T2: retires the pair `seen` in `slot`.  Returns 0 if the slot changed
+ * first. */
+HIVE_PROTO int P_SUFFIX(hive_retire_tagged)(const hive_view *v, P_GEOM_PARAM, P_SLOT *slot, P_SLOT seen)
 {
     (void)P_GEOM_ARG;
-    (void)tag;
     if (P_CAS(slot, seen, P_MAKE(P_TOMB, 0)) != seen)
         return 0;
     hive_fence(); /* whoever sees the TOMB tag sees the TOMB slot */

@@ -14,13 +14,13 @@
 #define D_SCAN(v, b, bucket, k, tag) P_SUFFIX(hive_scan_tagged)((v), P_GEOM_ARG, (b), (k), (tag))
 #define D_CLAIM(v, slot, seen, pair, tag)                                                        \
     P_SUFFIX(hive_claim_tagged)((v), P_GEOM_ARG, (slot), (uint32_t)(seen), (pair), (tag))
-#define D_RETIRE(v, slot, seen, tag) P_SUFFIX(hive_retire_tagged)((v), P_GEOM_ARG, (slot), (seen), (tag))
+#define D_RETIRE(v, slot, seen) P_SUFFIX(hive_retire_tagged)((v), P_GEOM_ARG, (slot), (seen))
 #define D_RETAG(v, b) P_SUFFIX(hive_retag_bucket)((v), P_GEOM_ARG, (b))
 #else
 #define D_TAG_OF(h1, h2) 0u
 #define D_TAG_DECL(name, h1, h2) (void)0
 #define D_SCAN(v, b, bucket, k, tag) P_SUFFIX(hive_scan_bucket)((bucket), P_GEOM_ARG, (k))
 #define D_CLAIM(v, slot, seen, pair, tag) (P_CAS((slot), (seen), (pair)) == (seen))
-#define D_RETIRE(v, slot, seen, tag) (P_CAS((slot), (seen), P_MAKE(P_TOMB, 0)) == (seen))
+#define D_RETIRE(v, slot, seen) (P_CAS((slot), (seen), P_MAKE(P_TOMB, 0)) == (seen))
 #define D_RETAG(v, b) ((void)0)
 #endif

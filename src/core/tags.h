@@ -69,15 +69,10 @@ HIVE_PROTO uint32_t hive_tile_cas_tag(hive_geom g, uint16_t *p, uint32_t expecte
     return (uint32_t)hive_tile_bcast64(g, old);
 }
 #else
-/* The host reads tags one at a time: ThreadSanitizer models atomics of one
- * size per address, and the CPU's scan is not bound by the loads. */
+/* The host reads tags one at a time (core/tag_body.h): ThreadSanitizer
+ * models atomics of one size per address, and the CPU's scan is not bound by
+ * the loads. */
 HIVE_PROTO uint32_t hive_load_tag(const uint16_t *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
-
-HIVE_PROTO uint64_t hive_load_tags4(const uint16_t *p)
-{
-    return (uint64_t)hive_load_tag(p) | (uint64_t)hive_load_tag(p + 1) << 16 |
-           (uint64_t)hive_load_tag(p + 2) << 32 | (uint64_t)hive_load_tag(p + 3) << 48;
-}
 
 HIVE_PROTO void hive_store_tag(uint16_t *p, uint32_t v) { __atomic_store_n(p, (uint16_t)v, __ATOMIC_RELEASE); }
 

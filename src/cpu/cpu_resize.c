@@ -78,6 +78,19 @@ hive_status hive_cpu_step(void *impl, hive_resize_op op, hive_index ix, uint64_t
     return HIVE_SUCCESS;
 }
 
+/* Resizes mapping p of *bytes to `want` bytes (*moved: where it is now,
+ * in place where it can be).  On failure p is unchanged. */
+static hive_status remap(void *p, size_t *bytes, uint64_t want, uint64_t buckets, const char *what, void **moved)
+{
+    void *q = hive_cpu_remap(p, *bytes, (size_t)want);
+    if (q == NULL)
+        return hive_fail(HIVE_ERROR_OUT_OF_MEMORY, resize_call, "no host memory for the %s of %llu buckets",
+                         what, (unsigned long long)buckets);
+    *moved = q;
+    *bytes = (size_t)want;
+    return HIVE_SUCCESS;
+}
+
 /* Sizes the slot, lock and tag mappings for `buckets` buckets.  Growing,
  * on failure the table keeps what it had (perhaps with a mapping larger). */
 static hive_status map_for(hive_cpu_table *ct, uint64_t buckets)
@@ -90,25 +103,14 @@ static hive_status map_for(hive_cpu_table *ct, uint64_t buckets)
         return hive_fail(HIVE_ERROR_OUT_OF_MEMORY, resize_call,
                          "%llu buckets need %llu bytes, more than the machine's memory",
                          (unsigned long long)buckets, (unsigned long long)(slot_bytes + lock_bytes + tag_bytes));
-    void *slots = hive_cpu_remap(s->slots, s->slot_bytes, (size_t)slot_bytes);
-    if (slots == NULL)
-        return hive_fail(HIVE_ERROR_OUT_OF_MEMORY, resize_call, "no host memory for %llu buckets",
-                         (unsigned long long)buckets);
-    s->slots = slots;
-    s->slot_bytes = (size_t)slot_bytes;
-    void *locks = hive_cpu_remap(s->locks, s->lock_bytes, (size_t)lock_bytes);
-    if (locks == NULL)
-        return hive_fail(HIVE_ERROR_OUT_OF_MEMORY, resize_call, "no host memory for %llu bucket locks",
-                         (unsigned long long)buckets);
-    s->locks = locks;
-    s->lock_bytes = (size_t)lock_bytes;
+    void *moved = NULL;
+    HIVE_TRY(remap(s->slots, &s->slot_bytes, slot_bytes, buckets, "slots", &moved));
+    s->slots = moved;
+    HIVE_TRY(remap(s->locks, &s->lock_bytes, lock_bytes, buckets, "locks", &moved));
+    s->locks = moved;
     if (s->tags != NULL) {
-        void *tags = hive_cpu_remap(s->tags, s->tag_bytes, (size_t)tag_bytes);
-        if (tags == NULL)
-            return hive_fail(HIVE_ERROR_OUT_OF_MEMORY, resize_call, "no host memory for the tags of %llu buckets",
-                             (unsigned long long)buckets);
-        s->tags = tags;
-        s->tag_bytes = (size_t)tag_bytes;
+        HIVE_TRY(remap(s->tags, &s->tag_bytes, tag_bytes, buckets, "tags", &moved));
+        s->tags = moved;
     }
     return HIVE_SUCCESS;
 }

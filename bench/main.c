@@ -180,6 +180,7 @@ int main(int argc, char **argv)
     c.batch = o.batch;
     c.cache_hbm_fraction = o.cache_hbm_fraction;
     c.cache_slots = o.cache_slots;
+    c.hot_fraction = o.hot_fraction;
     c.allocator = o.allocator;
     c.out_dir = o.out_dir;
     const workload *list[BENCH_MAX_NAMES + 1];

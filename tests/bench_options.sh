@@ -13,6 +13,8 @@
 #     geometries hive_create refuses, exit 2 with a message.
 #   * --cache-hbm-fraction: the cache workload verified with values in two
 #     arrays, the fraction in its header; values outside 0..1 exit 2.
+#   * --hot-fraction: the tiered workload verified with a hot tier of half the
+#     records, the fraction in its rows' x column; values outside (0, 1] exit 2.
 #   * --cache-slots: the cache workload verified with 8-slot buckets, named in
 #     its header and CSV; other sizes exit 2.
 #   * --design: one design's rows carry its name in the CSV's design column and
@@ -155,6 +157,18 @@ for bad in 1.5 -0.1 x ''; do
   rc=$?
   [ $rc -eq 2 ] || fail "--cache-hbm-fraction '$bad' exited $rc, not 2"
   grep -q "cache-hbm-fraction takes a number in 0..1" "$dir/bad.err" || fail "--cache-hbm-fraction '$bad': no message"
+done
+# --hot-fraction: a two-level run with a hot tier of half the records, verified,
+# the fraction in every row's x column; values outside (0, 1] exit 2.
+"$bench" tiered --backend cpu --runs 1 --n 2^12 --batch 1024 --hot-fraction 0.5 \
+  --out "$dir/hot" >"$dir/hot.out" 2>&1 || { cat "$dir/hot.out"; fail "--hot-fraction 0.5: the run failed"; }
+grep -q "0 verification failures" "$dir/hot.out" || fail "--hot-fraction 0.5: a check failed"
+[ "$(csv_field "$dir/hot/tiered_cpu_kv64.csv" "tiered zipf0.99 95" x)" = "0.5" ] || fail "--hot-fraction 0.5: not in the CSV"
+for bad in 0 1.5 -0.1 x ''; do
+  "$bench" tiered --backend cpu --hot-fraction "$bad" >/dev/null 2>"$dir/bad.err"
+  rc=$?
+  [ $rc -eq 2 ] || fail "--hot-fraction '$bad' exited $rc, not 2"
+  grep -q "hot-fraction takes a number in (0, 1]" "$dir/bad.err" || fail "--hot-fraction '$bad': no message"
 done
 # --cache-slots: 8-slot buckets, verified and named; sizes the cache refuses exit 2.
 "$bench" cache --backend cpu --runs 1 --n 2^12 --batch 256 --dim 1 --cache-slots 8 \

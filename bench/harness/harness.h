@@ -65,6 +65,7 @@ typedef struct bench_ctx {
     uint64_t batch;            /* --batch (cache, cache-hitrate); 0: the defaults' */
     double cache_hbm_fraction; /* --cache-hbm-fraction (cache): of the values in device memory */
     uint32_t cache_slots;      /* --cache-slots (cache): slots per bucket, 0 = the library's default */
+    double hot_fraction;       /* --hot-fraction (tiered): the hot tier's share of the records */
     int allocator;             /* --allocator: CUDA tables take bench_gpu_allocator() (gpu.h) */
     int quick;
     const bench_defaults *def;

@@ -26,6 +26,7 @@ enum {
     OPT_BATCH,
     OPT_CACHE_HBM,
     OPT_CACHE_SLOTS,
+    OPT_HOT_FRACTION,
     OPT_ALLOCATOR,
     OPT_QUICK,
     OPT_OUT,
@@ -46,6 +47,7 @@ static const struct option long_options[] = {
     {"batch", required_argument, NULL, OPT_BATCH},
     {"cache-hbm-fraction", required_argument, NULL, OPT_CACHE_HBM},
     {"cache-slots", required_argument, NULL, OPT_CACHE_SLOTS},
+    {"hot-fraction", required_argument, NULL, OPT_HOT_FRACTION},
     {"allocator", no_argument, NULL, OPT_ALLOCATOR},
     {"quick", no_argument, NULL, OPT_QUICK},
     {"out", required_argument, NULL, OPT_OUT},
@@ -81,6 +83,8 @@ void bench_options_usage(FILE *f)
             "                           (value_hbm_bytes; default 1: all in device memory)\n"
             "  --cache-slots S          cache, cache-hitrate: slots per bucket (hive_cache_config.bucket_slots:\n"
             "                           8, 16, 32, 64 or 128; default: the library's)\n"
+            "  --hot-fraction F         tiered: the hot tier's entries as a fraction (0..1] of the\n"
+            "                           records (default 0.1)\n"
             "  --allocator              CUDA tables take their device memory through\n"
             "                           hive_config.allocator (cudaMallocAsync on the call's\n"
             "                           stream): their buckets move at each growth; the\n"
@@ -339,6 +343,16 @@ static int take(bench_options *o, int opt, const char *name, const char *v)
         o->cache_hbm_fraction = f;
         return 0;
     }
+    case OPT_HOT_FRACTION: {
+        char *end = NULL;
+        double f = strtod(v, &end);
+        if (end == v || *end != '\0' || !(f > 0.0 && f <= 1.0)) {
+            fprintf(stderr, "hive-bench: --hot-fraction takes a number in (0, 1] (got '%s')\n", v);
+            return 2;
+        }
+        o->hot_fraction = f;
+        return 0;
+    }
     case OPT_CACHE_SLOTS: {
         char *end = NULL;
         unsigned long s = strtoul(v, &end, 10);
@@ -418,6 +432,7 @@ int bench_options_parse(bench_options *o, int argc, char **argv)
     o->out_dir = BENCH_DEFAULT_OUT;
     o->design = "hive";
     o->cache_hbm_fraction = 1.0;
+    o->hot_fraction = BENCH_TIERED_HOT;
 
     /* getopt_long names the program by argv[0] in its messages: a copy of
      * argv whose [0] is the bare name keeps them as short as ours. */

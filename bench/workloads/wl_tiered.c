@@ -4,9 +4,10 @@
  * on a GPU, a GPU dictionary holding every key.
  *
  * R records (--n; 2^24 on the GPU), 64-bit keys and values, all loaded
- * first (untimed).  The two-level table's hot tier holds
- * BENCH_TIERED_HOT x R entries (10%; on the GPU when the run has one), its
- * cold tier and the CPU dictionary run on the run's CPU threads (--threads).
+ * first (untimed).  The two-level table's hot tier holds --hot-fraction x
+ * R entries (BENCH_TIERED_HOT, 10%, by default; on the GPU when the run has
+ * one), its cold tier and the CPU dictionary run on the run's CPU threads
+ * (--threads).
  * Query streams over the records: uniform; Gaussian around the middle
  * record with sigma 0.1 R (the 20% of the records within one sigma draw 68%
  * of the queries: the paper's "20% hot"); Zipf 0.99 (rank 0 hottest, ranks
@@ -135,7 +136,7 @@ static int t_open(bench_ctx *c, const tw_plan *p, int kind, tw_target *t)
         hive_tiered_config cfg = HIVE_TIERED_CONFIG_INIT;
         cfg.promote_one_in = kind == T_SAMPLED ? BENCH_TIERED_ONE_IN : 1;
         cfg.hot_backend = c->backend;
-        cfg.hot_capacity = (uint64_t)llround(BENCH_TIERED_HOT * (double)p->records);
+        cfg.hot_capacity = (uint64_t)llround(c->hot_fraction * (double)p->records);
         cfg.cold_capacity = p->records;
         cfg.batch = (uint32_t)p->batch;
         cfg.threads = c->threads;
@@ -260,7 +261,7 @@ static int one_target(bench_ctx *c, tw_plan *p, int kind, double rates[NSTREAMS]
             char op[40];
             snprintf(op, sizeof op, "%s %s %.0f", target_names[kind], stream_names[s], find_shares[m] * 100);
             rates[s][m] = (double)p->timed / secs;
-            bench_row_rate(c, op, p->batch, -1, BENCH_TIERED_HOT, rates[s][m], 0, 1, bad == 0);
+            bench_row_rate(c, op, p->batch, -1, c->hot_fraction, rates[s][m], 0, 1, bad == 0);
             if (t.tiered == NULL)
                 continue;
             if (bench_status(c, hive_tiered_stats_get(t.tiered, &after), "hive_tiered_stats_get") != 0)
@@ -269,7 +270,7 @@ static int one_target(bench_ctx *c, tw_plan *p, int kind, double rates[NSTREAMS]
             uint64_t looked = hot + (after.cold_hits - before.cold_hits) + (after.misses - before.misses);
             snprintf(op, sizeof op, "%s-hitrate %s %.0f", target_names[kind], stream_names[s],
                      find_shares[m] * 100);
-            bench_row_value(c, op, p->batch, -1, BENCH_TIERED_HOT, looked ? (double)hot / (double)looked : NAN,
+            bench_row_value(c, op, p->batch, -1, c->hot_fraction, looked ? (double)hot / (double)looked : NAN,
                             "hit rate", 0, 1, -1);
         }
     }

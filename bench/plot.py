@@ -156,7 +156,7 @@ def plot_aging(plt, rows, out):
     scale, unit = rate_scale(rows)
     fig, ax = plt.subplots(figsize=(9, 4.5))
     line_plot(ax, rows, "x", ["round"], scale)
-    ax.set_title("aging at 85%%: one batch of 1%% insert/erase/find/miss per round "
+    ax.set_title("aging at 85%: one batch of 1% insert/erase/find/miss per round "
                  "(WarpSpeed Fig. 6.2)")
     ax.set_xlabel("round")
     ax.set_ylabel(unit)

@@ -46,6 +46,13 @@
  *   D_LOCKFREE(w)          1 if the lock-free path may claim w's choice; the
  *                          locked path must then choose the same one (see
  *                          R2 below)
+ *   D_SPREAD_TOMBS         optional: defined where a key that finds no free
+ *                          slot in its probe buckets should take a TOMB of
+ *                          the one holding the most TOMBs (the fewest live
+ *                          pairs) rather than the first TOMB in probe order:
+ *                          a policy that balances its buckets' loads (P2)
+ *                          keeps balancing them once churn has used up their
+ *                          EMPTY slots (docs/designs/p2.md)
  *
  * The rules, generalised from the Hive design's R2-R4 (docs/design.md) to
  * P probe buckets (docs/designs/double.md gives the proofs):
@@ -214,6 +221,62 @@ HIVE_PROTO int D_OP(hive_erase)(const hive_view *v, P_GEOM_PARAM, P_KEY k)
 
 /* ---------------------------------------------------------------- upsert */
 
+#ifdef D_SPREAD_TOMBS
+/* TOMBs in bucket b (slots `bucket`), the same count in every lane of a
+ * tile: each lane reads its share of the slots, or of their tags, and the
+ * tile's ballots add them up. */
+HIVE_PROTO uint32_t D_OP(hive_count_tombs)(const hive_view *v, P_GEOM_PARAM, uint64_t b, const P_SLOT *bucket)
+{
+#ifdef P_TILE
+    uint32_t per = P_S / g.T, first = hive_tile_lane(g) * per, count = 0;
+    for (uint32_t i = first; i < first + per; i++) {
+        int tomb = D_TAGS ? hive_load_tag(v->tags + b * P_S + i) == HIVE_TAG_TOMB
+                          : P_KEY_OF(P_LOAD(bucket + i)) == P_TOMB;
+        count += (uint32_t)__popc(hive_tile_ballot(g, tomb));
+    }
+    return count;
+#else
+    uint32_t count = 0;
+    for (uint32_t i = 0; i < P_S; i++)
+        count += D_TAGS ? hive_load_tag(v->tags + b * P_S + i) == HIVE_TAG_TOMB
+                        : P_KEY_OF(P_LOAD(bucket + i)) == P_TOMB;
+    return count;
+#endif
+}
+
+/* For a key absent from its probe buckets, none of which has a free slot
+ * (under probe 0's lock): points w's TOMB at the first TOMB of the probe
+ * bucket with the most TOMBs.  Only a choice among TOMBs R3 allows; should
+ * the TOMB go meanwhile (another key's locked insert), the claim fails and
+ * the caller looks again. */
+HIVE_PROTO void D_OP(hive_spread_tombs)(const hive_view *v, P_GEOM_PARAM, P_KEY k, uint32_t h1, uint32_t h2,
+                                        D_OP(hive_walk) *w)
+{
+    D_TAG_DECL(tag, h1, h2);
+    uint32_t most = 0;
+    uint64_t chosen = 0;
+    P_SLOT *chosen_bucket = 0;
+    for (uint32_t i = 0; i < D_PROBES; i++) {
+        uint64_t b = hive_bucket_of(v->ix, D_PROBE_HASH(h1, h2, i));
+        P_SLOT *bucket = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b, P_S);
+        uint32_t tombs = D_OP(hive_count_tombs)(v, P_GEOM_ARG, b, bucket);
+        if (tombs > most) {
+            most = tombs;
+            chosen = b;
+            chosen_bucket = bucket;
+        }
+    }
+    if (chosen_bucket == 0)
+        return;
+    P_SUFFIX(hive_scan) s = D_SCAN(v, chosen, chosen_bucket, k, tag);
+    (void)chosen; /* untagged scans read the slots alone */
+    if (s.match < 0 && s.tomb >= 0) {
+        w->tomb = chosen_bucket + s.tomb;
+        w->tomb_word = s.tomb_word;
+    }
+}
+#endif
+
 /* The slow path of an insert (R3): under the lock of probe bucket 0, look
  * for k again everywhere it may be, then place it in the frontier of the
  * probe bucket the placement policy chooses (R2's claim, under the lock), else in
@@ -258,6 +321,10 @@ HIVE_PROTO int D_OP(hive_insert_locked)(const hive_view *v, P_GEOM_PARAM, P_KEY 
          * the lock; R2 needs a free slot, and a TOMB is taken only once no
          * probe bucket has one. */
         *step = HIVE_STEP_CLAIM;
+#ifdef D_SPREAD_TOMBS
+        if (!w.free_slot && w.tomb)
+            D_OP(hive_spread_tombs)(v, P_GEOM_ARG, k, h1, h2, &w);
+#endif
         P_SLOT *target = w.free_slot ? w.free_slot : w.tomb;
         if (target) {
             seen = w.free_slot ? w.free_word : w.tomb_word;

@@ -14,6 +14,9 @@
 /* Probe 0 whenever it has room; probe 1 only once probe 0 is past the fast
  * fill and probe 1 is less full. */
 #define D_PREFER(i, at, w) ((w).free_slot == 0 || ((w).free_at >= HIVE_P2_FAST_FILL(P_S) && (at) < (w).free_at))
+/* Once churn has used up both buckets' EMPTY slots, a new key takes a TOMB
+ * of the one with more TOMBs: the less full, as while they had EMPTY ones. */
+#define D_SPREAD_TOMBS 1
 /* Lock-free only into probe 0 below the fast fill: a fill that only grows
  * during a batch, so the locked path then chooses the same slot (p2.md). */
 #define D_LOCKFREE(w) ((w).free_probe == 0 && (w).free_at < HIVE_P2_FAST_FILL(P_S))

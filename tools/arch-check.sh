@@ -4,7 +4,9 @@
 # build's own flags, so that code one generation lacks (an instruction, an
 # intrinsic, inline PTX) fails here rather than on a user's GPU.  No GPU needed.
 # 9.0 is what every other build here compiles (make test, make gpu-check), so
-# ARCHS="75 80 86 89" (CI's) leaves it to them.
+# CI leaves it to them; CI's ARCHS="75 80" also leaves out 8.6 and 8.9, which
+# take the code paths of 8.0 (the sources branch on __CUDA_ARCH__ at 800 and
+# 900 only).
 #
 # The files: the dictionary's KV32 and KV64 kernels and the cache table's.
 # The other kernel files compile the same kernel bodies for another design
@@ -17,6 +19,18 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 read -r -a archs <<<"${ARCHS:-75 80 86 89 90}"
+# Every architecture branch of the sources (__CUDA_ARCH__ against a constant)
+# must have a generation compiled on each side of it, 9.0 counting as
+# compiled (every other build takes it): otherwise a branch that a left-out
+# generation takes would go unchecked.
+for t in $(grep -rhoE "__CUDA_ARCH__ *[<>]=? *[0-9]+" src include | grep -oE "[0-9]+$" | sort -u); do
+  below=0 above=0
+  for a in "${archs[@]}" 90; do
+    if [ $((a * 10)) -lt "$t" ]; then below=1; else above=1; fi
+  done
+  [ $below = 1 ] && [ $above = 1 ] ||
+    { echo "arch-check: the sources branch at __CUDA_ARCH__ $t, and ARCHS (${archs[*]}) has no generation on one side of it"; exit 1; }
+done
 files=(src/cuda/cuda_kernels32.cu src/cuda/cuda_kernels64.cu src/cuda/cuda_cache.cu)
 jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 out=$(mktemp -d)

@@ -247,6 +247,17 @@ static int parse_count(const char *s, uint64_t *out)
 
 /* "SxT", two positive numbers.  Which of them make a table is hive_create's
  * rule (and, on the GPU, which kernels were built): bench_probe_geometry asks. */
+/* A number in [0, 1], or in (0, 1] where zero_ok is 0. */
+static int parse_fraction(const char *s, int zero_ok, double *out)
+{
+    char *end = NULL;
+    double f = strtod(s, &end);
+    if (end == s || *end != '\0' || !(f >= 0.0 && f <= 1.0) || (f == 0.0 && !zero_ok))
+        return -1;
+    *out = f;
+    return 0;
+}
+
 static int parse_geometry(const char *s, uint32_t *slots, uint32_t *lanes)
 {
     char *end = NULL;
@@ -333,26 +344,18 @@ static int take(bench_options *o, int opt, const char *name, const char *v)
             return 2;
         }
         return 0;
-    case OPT_CACHE_HBM: {
-        char *end = NULL;
-        double f = strtod(v, &end);
-        if (end == v || *end != '\0' || !(f >= 0.0 && f <= 1.0)) {
+    case OPT_CACHE_HBM:
+        if (parse_fraction(v, 1, &o->cache_hbm_fraction) != 0) {
             fprintf(stderr, "hive-bench: --cache-hbm-fraction takes a number in 0..1 (got '%s')\n", v);
             return 2;
         }
-        o->cache_hbm_fraction = f;
         return 0;
-    }
-    case OPT_HOT_FRACTION: {
-        char *end = NULL;
-        double f = strtod(v, &end);
-        if (end == v || *end != '\0' || !(f > 0.0 && f <= 1.0)) {
+    case OPT_HOT_FRACTION:
+        if (parse_fraction(v, 0, &o->hot_fraction) != 0) {
             fprintf(stderr, "hive-bench: --hot-fraction takes a number in (0, 1] (got '%s')\n", v);
             return 2;
         }
-        o->hot_fraction = f;
         return 0;
-    }
     case OPT_CACHE_SLOTS: {
         char *end = NULL;
         unsigned long s = strtoul(v, &end, 10);

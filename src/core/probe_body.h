@@ -222,26 +222,27 @@ HIVE_PROTO int D_OP(hive_erase)(const hive_view *v, P_GEOM_PARAM, P_KEY k)
 /* ---------------------------------------------------------------- upsert */
 
 #ifdef D_SPREAD_TOMBS
-/* TOMBs in bucket b (slots `bucket`), the same count in every lane of a
- * tile: each lane reads its share of the slots, or of their tags, and the
- * tile's ballots add them up. */
+/* Whether slot i of bucket b (slots `bucket`) is a TOMB: by its tag, or by
+ * its key. */
+HIVE_PROTO int D_OP(hive_slot_tomb)(const hive_view *v, P_GEOM_PARAM, uint64_t b, const P_SLOT *bucket, uint32_t i)
+{
+    return D_TAGS ? hive_load_tag(v->tags + b * P_S + i) == HIVE_TAG_TOMB : P_KEY_OF(P_LOAD(bucket + i)) == P_TOMB;
+}
+
+/* TOMBs in bucket b, the same count in every lane of a tile: each lane
+ * reads its share of the slots, and the tile's ballots add them up. */
 HIVE_PROTO uint32_t D_OP(hive_count_tombs)(const hive_view *v, P_GEOM_PARAM, uint64_t b, const P_SLOT *bucket)
 {
-#ifdef P_TILE
-    uint32_t per = P_S / g.T, first = hive_tile_lane(g) * per, count = 0;
-    for (uint32_t i = first; i < first + per; i++) {
-        int tomb = D_TAGS ? hive_load_tag(v->tags + b * P_S + i) == HIVE_TAG_TOMB
-                          : P_KEY_OF(P_LOAD(bucket + i)) == P_TOMB;
-        count += (uint32_t)__popc(hive_tile_ballot(g, tomb));
-    }
-    return count;
-#else
     uint32_t count = 0;
+#ifdef P_TILE
+    uint32_t per = P_S / g.T, first = hive_tile_lane(g) * per;
+    for (uint32_t i = first; i < first + per; i++)
+        count += (uint32_t)__popc(hive_tile_ballot(g, D_OP(hive_slot_tomb)(v, P_GEOM_ARG, b, bucket, i)));
+#else
     for (uint32_t i = 0; i < P_S; i++)
-        count += D_TAGS ? hive_load_tag(v->tags + b * P_S + i) == HIVE_TAG_TOMB
-                        : P_KEY_OF(P_LOAD(bucket + i)) == P_TOMB;
-    return count;
+        count += (uint32_t)D_OP(hive_slot_tomb)(v, P_GEOM_ARG, b, bucket, i);
 #endif
+    return count;
 }
 
 /* For a key absent from its probe buckets, none of which has a free slot
@@ -253,25 +254,22 @@ HIVE_PROTO void D_OP(hive_spread_tombs)(const hive_view *v, P_GEOM_PARAM, P_KEY 
                                         D_OP(hive_walk) *w)
 {
     D_TAG_DECL(tag, h1, h2);
-    uint32_t most = 0;
-    uint64_t chosen = 0;
-    P_SLOT *chosen_bucket = 0;
+    uint32_t most = 0, pick = D_PROBES;
     for (uint32_t i = 0; i < D_PROBES; i++) {
         uint64_t b = hive_bucket_of(v->ix, D_PROBE_HASH(h1, h2, i));
-        P_SLOT *bucket = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b, P_S);
-        uint32_t tombs = D_OP(hive_count_tombs)(v, P_GEOM_ARG, b, bucket);
+        uint32_t tombs = D_OP(hive_count_tombs)(v, P_GEOM_ARG, b, P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b, P_S));
         if (tombs > most) {
             most = tombs;
-            chosen = b;
-            chosen_bucket = bucket;
+            pick = i;
         }
     }
-    if (chosen_bucket == 0)
+    if (pick == D_PROBES)
         return;
-    P_SUFFIX(hive_scan) s = D_SCAN(v, chosen, chosen_bucket, k, tag);
-    (void)chosen; /* untagged scans read the slots alone */
+    uint64_t b = hive_bucket_of(v->ix, D_PROBE_HASH(h1, h2, pick));
+    P_SLOT *bucket = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b, P_S);
+    P_SUFFIX(hive_scan) s = D_SCAN(v, b, bucket, k, tag);
     if (s.match < 0 && s.tomb >= 0) {
-        w->tomb = chosen_bucket + s.tomb;
+        w->tomb = bucket + s.tomb;
         w->tomb_word = s.tomb_word;
     }
 }

@@ -90,8 +90,10 @@ HIVE_API hive_table *hive_shard_local(hive_shard *shard);
  * since hive_shard_stats_reset), in milliseconds of GPU time measured by
  * CUDA events.  route: the partition of keys by owner and the exchange of
  * counts; exchange: the NCCL groups that move keys, values and results
- * (hive_shard_find overlaps them with the lookups); local: the owner's
- * batches; total: the calls from first kernel to last. */
+ * (hive_shard_find overlaps them with the lookups, and sends its results
+ * back in parts: its backward time runs from the first part's start to the
+ * last part's end); local: the owner's batches; total: the calls from
+ * first kernel to last. */
 typedef struct hive_shard_stats {
     uint64_t calls;
     uint64_t keys_sent;     /* keys this rank routed to other ranks */

@@ -109,7 +109,7 @@ static hive_status table_failed(const hive_shard *s, hive_status status, const c
 
 enum {
     EV_START, EV_ROUTED, EV_COUNTED, EV_GATHERED, EV_END,
-    EV_FORWARD, EV_FORWARDED, EV_KEPT, EV_KEPT_DONE, EV_ARRIVED, EV_ARRIVED_DONE, EV_BACK, EV_BACK_DONE
+    EV_FORWARD, EV_FORWARDED, EV_KEPT, EV_KEPT_DONE, EV_ARRIVED, EV_PART_DONE, EV_ARRIVED_DONE, EV_BACK, EV_BACK_DONE
 };
 
 static double elapsed(const hive_shard *s, int from, int to)
@@ -264,19 +264,47 @@ static char *entry(void *base, uint64_t index, size_t width)
     return (char *)base + index * width;
 }
 
+/* Part `part` of `parts` of the keys that arrived: that part of every
+ * source's segment (one region for the whole receive side when parts is
+ * 1). */
+static hive_status run_arrived(hive_shard *s, const shard_call *c, const shard_plan *plan, uint32_t part,
+                               uint32_t parts, cudaStream_t stream)
+{
+    if (parts == 1) {
+        shard_region all = {plan->received_total, s->recv_keys.data, s->recv_values.data, s->recv_ops.data,
+                            s->recv_flags.data};
+        return run_owner(s, c, &all, stream);
+    }
+    for (uint32_t r = 0; r < plan->ranks; r++) {
+        if (r == plan->self)
+            continue;
+        uint64_t begin = shard_part_begin(plan->recv_count[r], part, parts);
+        uint64_t first = plan->recv_offset[r] + begin;
+        shard_region g = {shard_part_begin(plan->recv_count[r], part + 1, parts) - begin,
+                          entry(s->recv_keys.data, first, s->width), entry(s->recv_values.data, first, s->width),
+                          (uint8_t *)s->recv_ops.data + first, (uint8_t *)s->recv_flags.data + first};
+        if (g.n > 0)
+            SHARD_TRY(run_owner(s, c, &g, stream));
+    }
+    return HIVE_SUCCESS;
+}
+
 /* Steps 2 and 3.  The forward exchange goes first on the exchange stream;
  * meanwhile the owner's batch runs on this rank's own keys where the
  * partition put them, writing its results where the returned results go
  * (so they need no copy either way); then the batch of the keys that
- * arrived, and their results back.  Returns a failure to enqueue an
- * exchange (after which nothing more can be sent); *own gets a failure of
- * this rank's table, which the ranks learn of at the end while the
- * exchanges go on as planned. */
+ * arrived, and their results back.  A find runs on plan.h's schedule: the
+ * arrived keys in parts, each part's results going back while the next
+ * runs, and the rest of its own keys last, beside the last part's
+ * exchange.  Returns a failure to enqueue an exchange (after which nothing
+ * more can be sent); *own gets a failure of this rank's table, which the
+ * ranks learn of at the end while the exchanges go on as planned. */
 static hive_status move_and_run(hive_shard *s, const shard_call *c, const shard_plan *plan, cudaStream_t stream,
                                 hive_status *own)
 {
     cudaStream_t x = s->exchange_stream;
     int apply = c->kind == SHARD_APPLY, insert = c->kind == SHARD_INSERT;
+    int finds = c->kind == SHARD_FIND || c->kind == SHARD_CONTAINS;
     shard_array forward[3] = {{s->send_keys.data, s->recv_keys.data, s->width}};
     int forwarded = 1;
     if (c->values_in && (insert || apply))
@@ -289,7 +317,7 @@ static hive_status move_and_run(hive_shard *s, const shard_call *c, const shard_
         backward[returned++] = (shard_array){s->back_values.data, s->recv_values.data, s->width};
 
     SHARD_TRY(record(s, EV_FORWARD, x, c->name));
-    SHARD_TRY(shard_exchange(s, plan, forward, forwarded, 0, c->name));
+    SHARD_TRY(shard_exchange(s, plan, forward, forwarded, 0, 0, 1, c->name));
     SHARD_TRY(record(s, EV_FORWARDED, x, c->name));
 
     uint64_t first = plan->send_offset[plan->self];
@@ -302,23 +330,31 @@ static hive_status move_and_run(hive_shard *s, const shard_call *c, const shard_
         SHARD_TRY(shard_cuda(cudaMemcpyAsync(kept.values, entry(s->send_values.data, first, s->width),
                                              kept.n * s->width, cudaMemcpyDeviceToDevice, stream),
                              c->name, "copy of this rank's own values"));
+    uint64_t early = finds ? shard_plan_kept_early(plan) : kept.n;
+    shard_region late = {kept.n - early, entry(kept.keys, early, s->width), entry(kept.values, early, s->width),
+                         kept.ops + early, kept.flags + early};
+    kept.n = early;
     SHARD_TRY(record(s, EV_KEPT, stream, c->name));
     *own = run_owner(s, c, &kept, stream);
     SHARD_TRY(record(s, EV_KEPT_DONE, stream, c->name));
 
     SHARD_TRY(follow(s, EV_FORWARDED, stream, c->name));
     SHARD_TRY(record(s, EV_ARRIVED, stream, c->name));
-    shard_region arrived = {plan->received_total, s->recv_keys.data, s->recv_values.data, s->recv_ops.data,
-                            s->recv_flags.data};
-    /* A failed rank still exchanges (its peers are waiting), and says so at
-     * the end. */
-    if (*own == HIVE_SUCCESS)
-        *own = run_owner(s, c, &arrived, stream);
+    uint32_t parts = finds ? SHARD_FIND_PARTS : 1;
+    for (uint32_t part = 0; part < parts; part++) {
+        /* A failed rank still exchanges (its peers are waiting), and says
+         * so at the end. */
+        if (*own == HIVE_SUCCESS)
+            *own = run_arrived(s, c, plan, part, parts, stream);
+        SHARD_TRY(record(s, EV_PART_DONE, stream, c->name));
+        SHARD_TRY(follow(s, EV_PART_DONE, x, c->name));
+        if (part == 0)
+            SHARD_TRY(record(s, EV_BACK, x, c->name));
+        SHARD_TRY(shard_exchange(s, plan, backward, returned, 1, part, parts, c->name));
+    }
+    if (*own == HIVE_SUCCESS && late.n > 0)
+        *own = run_owner(s, c, &late, stream);
     SHARD_TRY(record(s, EV_ARRIVED_DONE, stream, c->name));
-
-    SHARD_TRY(follow(s, EV_ARRIVED_DONE, x, c->name));
-    SHARD_TRY(record(s, EV_BACK, x, c->name));
-    SHARD_TRY(shard_exchange(s, plan, backward, returned, 1, c->name));
     SHARD_TRY(record(s, EV_BACK_DONE, x, c->name));
     return follow(s, EV_BACK_DONE, stream, c->name);
 }

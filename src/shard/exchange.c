@@ -8,7 +8,7 @@ static char *at(void *base, uint64_t entry, size_t width)
 }
 
 hive_status shard_exchange(hive_shard *s, const shard_plan *plan, const shard_array *arrays, int count,
-                           int backward, const char *call)
+                           int backward, uint32_t part, uint32_t parts, const char *call)
 {
     cudaStream_t stream = s->exchange_stream;
     /* Counts match pairwise (what r sends here is what this rank receives
@@ -21,13 +21,18 @@ hive_status shard_exchange(hive_shard *s, const shard_plan *plan, const shard_ar
             continue;
         for (int a = 0; a < count && status == HIVE_SUCCESS; a++) {
             size_t w = arrays[a].width;
-            char *send_side = at(arrays[a].send_side, plan->send_offset[r], w);
-            char *recv_side = at(arrays[a].recv_side, plan->recv_offset[r], w);
+            /* This part of my segment for r, and of r's segment for me. */
+            uint64_t mine = plan->send_count[r], theirs = plan->recv_count[r];
+            uint64_t mine_at = shard_part_begin(mine, part, parts), theirs_at = shard_part_begin(theirs, part, parts);
+            mine = shard_part_begin(mine, part + 1, parts) - mine_at;
+            theirs = shard_part_begin(theirs, part + 1, parts) - theirs_at;
+            char *send_side = at(arrays[a].send_side, plan->send_offset[r] + mine_at, w);
+            char *recv_side = at(arrays[a].recv_side, plan->recv_offset[r] + theirs_at, w);
             /* Forward: my segment for r goes out, r's segment for me comes
              * in; backward, the same two places with the roles swapped. */
             char *out = backward ? recv_side : send_side, *in = backward ? send_side : recv_side;
-            uint64_t out_length = backward ? plan->recv_count[r] : plan->send_count[r];
-            uint64_t in_length = backward ? plan->send_count[r] : plan->recv_count[r];
+            uint64_t out_length = backward ? theirs : mine;
+            uint64_t in_length = backward ? mine : theirs;
             if (out_length > 0)
                 status = shard_nccl(ncclSend(out, out_length * w, ncclUint8, (int)r, s->comm, stream), call, "ncclSend");
             if (status == HIVE_SUCCESS && in_length > 0)

@@ -63,19 +63,21 @@ static hive_status allocate(hive_shard *s)
 }
 
 /* Every rank learns whether every rank's table exists and is of the same
- * kind (one max-reduction of three words). */
+ * kind, and whether every rank can register its exchange buffers (one
+ * max-reduction of four words). */
 static hive_status agree_on_tables(hive_shard *s, hive_status own, const hive_config *config)
 {
     uint64_t *h = s->meta_host;
     h[0] = own == HIVE_SUCCESS ? 0 : SHARD_STATUS_WORD(own, s->rank);
     h[1] = table_kind(config);
     h[2] = UINT64_MAX - h[1];
+    h[3] = !shard_can_register(s);
     cudaStream_t x = s->exchange_stream;
-    SHARD_TRY(shard_cuda(cudaMemcpyAsync(s->meta, h, 3 * sizeof(uint64_t), cudaMemcpyHostToDevice, x), create_call,
+    SHARD_TRY(shard_cuda(cudaMemcpyAsync(s->meta, h, 4 * sizeof(uint64_t), cudaMemcpyHostToDevice, x), create_call,
                          "cudaMemcpyAsync"));
-    SHARD_TRY(shard_nccl(ncclAllReduce(s->meta, s->meta, 3, ncclUint64, ncclMax, s->comm, x), create_call,
+    SHARD_TRY(shard_nccl(ncclAllReduce(s->meta, s->meta, 4, ncclUint64, ncclMax, s->comm, x), create_call,
                          "ncclAllReduce"));
-    SHARD_TRY(shard_cuda(cudaMemcpyAsync(h, s->meta, 3 * sizeof(uint64_t), cudaMemcpyDeviceToHost, x), create_call,
+    SHARD_TRY(shard_cuda(cudaMemcpyAsync(h, s->meta, 4 * sizeof(uint64_t), cudaMemcpyDeviceToHost, x), create_call,
                          "cudaMemcpyAsync"));
     SHARD_TRY(shard_cuda(cudaStreamSynchronize(x), create_call, "cudaStreamSynchronize"));
     if (h[0] != 0) {
@@ -87,6 +89,7 @@ static hive_status agree_on_tables(hive_shard *s, hive_status own, const hive_co
     if (h[1] + h[2] != UINT64_MAX)
         return shard_fail(HIVE_ERROR_INVALID_ARGUMENT, create_call,
                           "the ranks' configs differ in key width or design");
+    s->registered = h[3] == 0;
     return HIVE_SUCCESS;
 }
 

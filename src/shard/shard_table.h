@@ -10,14 +10,18 @@
 #include "plan.h"
 
 /* Events a call records (api.c): start, routed, counts known, gathered,
- * end, and a begin and an end of the forward exchange, the owner's batch on
- * its own keys and on the others', and the backward exchange. */
-#define SHARD_EVENTS 13
+ * end, a begin and an end of the forward exchange, of the owner's batch on
+ * its own keys and on the others', and of the backward exchange, and the
+ * end of each part of a find. */
+#define SHARD_EVENTS 14
 
-/* A device buffer that grows to the largest batch seen. */
+/* A device buffer that grows to the largest batch seen (buffers.c): from
+ * cudaMalloc, or from ncclMemAlloc and registered with the communicator. */
 typedef struct shard_buffer {
     void *data;
     size_t bytes;
+    int registered_memory;
+    void *registration; /* ncclCommRegister's handle, or NULL */
 } shard_buffer;
 
 struct hive_shard {
@@ -26,6 +30,7 @@ struct hive_shard {
     uint32_t ranks;
     uint32_t rank;
     size_t width; /* bytes of a key, and of a value: 4 (KV32) or 8 (KV64) */
+    int registered; /* the exchanged buffers are registered with comm (every rank agreed) */
     hive_table *table;
     cudaStream_t exchange_stream;
     cudaEvent_t events[SHARD_EVENTS];
@@ -50,6 +55,10 @@ struct hive_shard {
 hive_status shard_grow_send(hive_shard *s, uint64_t keys, const char *call);
 hive_status shard_grow_recv(hive_shard *s, uint64_t keys, const char *call);
 void shard_free_buffers(hive_shard *s);
+/* Whether this rank can register exchanged buffers with its communicator
+ * (a probe; HIVE_SHARD_REGISTER=0 says no).  Every rank must agree before
+ * s->registered is set. */
+int shard_can_register(const hive_shard *s);
 
 /* One array that travels in an exchange: its send-side and receive-side
  * buffers and the bytes of one entry. */
@@ -59,10 +68,11 @@ typedef struct shard_array {
     size_t width;
 } shard_array;
 
-/* Moves each array from the send side to the owners (forward) or from the
- * receive side back to the senders (backward), on the exchange stream: one
- * NCCL group of sends and receives with every other rank. */
+/* Moves part `part` of `parts` of every segment of each array from the
+ * send side to the owners (forward) or from the receive side back to the
+ * senders (backward), on the exchange stream: one NCCL group of sends and
+ * receives with every other rank. */
 hive_status shard_exchange(hive_shard *s, const shard_plan *plan, const shard_array *arrays, int count,
-                           int backward, const char *call);
+                           int backward, uint32_t part, uint32_t parts, const char *call);
 
 #endif

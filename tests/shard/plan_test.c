@@ -1,8 +1,9 @@
 /* plan_test.c — the sharded table's routing on the host, no GPU needed.
  * The owner hash (route.h, which hive_shard_owner returns) spreads keys
- * evenly and independently of the bucket hash, and the exchange plan
+ * evenly and independently of the bucket hash, the exchange plan
  * (src/shard/plan.h) gives every key one place on each side, for random
- * counts of 1 to 64 ranks. */
+ * counts of 1 to 64 ranks, and a find's schedule cuts every segment into
+ * parts that cover it once and splits the own keys within their count. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -115,6 +116,32 @@ static void check_plans(void)
         HT_CHECK_EQ(p.sent_total, sent, "trial %d: sent", trial);
         HT_CHECK_EQ(p.received_total, at_recv, "trial %d: received", trial);
         HT_CHECK_EQ(shard_plan_kept(&p), send[self], "trial %d: kept", trial);
+        HT_CHECK(shard_plan_kept_early(&p) <= send[self], "trial %d: %llu of %llu own keys early", trial,
+                 (unsigned long long)shard_plan_kept_early(&p), (unsigned long long)send[self]);
+        if (ranks == 1 || ranks >= 4)
+            HT_CHECK_EQ(shard_plan_kept_early(&p), send[self], "trial %d: %u ranks look up every own key early",
+                        trial, ranks);
+    }
+}
+
+/* The parts of a segment follow each other from 0 to its length, and
+ * their lengths differ by at most one key (so the two sides of an
+ * exchange, cutting the same length, agree on every part). */
+static void check_parts(void)
+{
+    uint64_t state = 7;
+    for (int trial = 0; trial < 5000; trial++) {
+        uint64_t length = trial < 100 ? (uint64_t)trial : next(&state) % (1ull << 32);
+        uint32_t parts = 1 + (uint32_t)(next(&state) % 8);
+        HT_CHECK_EQ(shard_part_begin(length, 0, parts), 0, "length %llu: part 0 begins the segment",
+                    (unsigned long long)length);
+        HT_CHECK_EQ(shard_part_begin(length, parts, parts), length, "length %llu, %u parts: the last ends it",
+                    (unsigned long long)length, parts);
+        for (uint32_t p = 0; p < parts; p++) {
+            uint64_t size = shard_part_begin(length, p + 1, parts) - shard_part_begin(length, p, parts);
+            HT_CHECK(size == length / parts || size == length / parts + 1, "length %llu, part %u of %u: %llu keys",
+                     (unsigned long long)length, p, parts, (unsigned long long)size);
+        }
     }
 }
 
@@ -123,5 +150,6 @@ int main(void)
     ht_begin("shard.plan");
     check_owner_spread();
     check_plans();
+    check_parts();
     return ht_finish();
 }

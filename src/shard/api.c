@@ -186,10 +186,11 @@ static hive_status route(hive_shard *s, const shard_call *c, hive_status own, cu
     int kv64 = s->width == 8;
     SHARD_TRY(shard_cuda(shard_route_count(c->keys, kv64, (uint32_t)n, s->ranks, s->rank,
                                            c->kind == SHARD_FIND || c->kind == SHARD_CONTAINS, c->ops,
-                                           c->kind == SHARD_APPLY && c->values_in == NULL, s->meta, stream),
+                                           c->kind == SHARD_APPLY && c->values_in == NULL, s->route_scratch.data,
+                                           s->meta, stream),
                          c->name, "routing kernel"));
     SHARD_TRY(shard_cuda(shard_route_scatter(c->keys, c->kind == SHARD_INSERT || c->kind == SHARD_APPLY ? c->values_in : NULL,
-                                             c->ops, kv64, (uint32_t)n, s->ranks, s->meta, s->pos.data,
+                                             c->ops, kv64, (uint32_t)n, s->ranks, s->route_scratch.data, s->pos.data,
                                              s->send_keys.data, s->send_values.data, s->send_ops.data, stream),
                          c->name, "partitioning kernel"));
     SHARD_TRY(record(s, EV_ROUTED, stream, c->name));

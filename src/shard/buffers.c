@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "kernels.h"
 #include "shard_table.h"
 
 static void release(const hive_shard *s, shard_buffer *b)
@@ -69,6 +70,10 @@ hive_status shard_grow_send(hive_shard *s, uint64_t keys, const char *call)
     SHARD_TRY(grow(s, &s->send_ops, n, 1, call, "send ops"));
     SHARD_TRY(grow(s, &s->back_values, n * s->width, 1, call, "returned values"));
     SHARD_TRY(grow(s, &s->back_flags, n, 1, call, "returned results"));
+    /* The partition's scratch grows with the batch: room for the largest
+     * batch the other buffers take. */
+    SHARD_TRY(grow(s, &s->route_scratch, shard_route_scratch_bytes(n < UINT32_MAX ? (uint32_t)n : UINT32_MAX, s->ranks),
+                   0, call, "partition scratch"));
     s->send_capacity = n;
     return HIVE_SUCCESS;
 }
@@ -89,8 +94,9 @@ hive_status shard_grow_recv(hive_shard *s, uint64_t keys, const char *call)
 
 void shard_free_buffers(hive_shard *s)
 {
-    shard_buffer *all[] = {&s->pos,         &s->send_keys,  &s->send_values, &s->send_ops,  &s->back_values,
-                           &s->back_flags,  &s->recv_keys,  &s->recv_values, &s->recv_flags, &s->recv_ops};
+    shard_buffer *all[] = {&s->pos,        &s->send_keys,  &s->send_values, &s->send_ops,   &s->back_values,
+                           &s->back_flags, &s->route_scratch, &s->recv_keys, &s->recv_values, &s->recv_flags,
+                           &s->recv_ops};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         release(s, all[i]);
     s->send_capacity = s->recv_capacity = 0;

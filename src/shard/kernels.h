@@ -6,6 +6,7 @@
 #define HIVE_SHARD_KERNELS_H
 
 #include <cuda_runtime.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -28,25 +29,35 @@ enum {
     SHARD_META_NONE = 8,         /* results HIVE_RESULT_NONE written back */
     SHARD_META_REJ_RESERVED = 9, /* results REJECTED_RESERVED */
     SHARD_META_REJ_FULL = 10,    /* results REJECTED_FULL */
-    SHARD_META_COUNTS = 11       /* then send counts, receive counts, cursors: ranks words each */
+    SHARD_META_COUNTS = 11       /* then send counts, receive counts: ranks words each */
 };
 
 /* Status words order failures by status code, then rank: code << 32 | rank. */
 #define SHARD_STATUS_WORD(status, rank) (((uint64_t)(status) << 32) | (uint64_t)(rank))
 
-/* Counts the keys for each owner into meta[SHARD_META_COUNTS + r] and, when
- * count_reserved, the reserved keys into meta[SHARD_META_RESERVED].  When
- * ops is given and values_absent, an inserting op sets the status word to
- * INVALID_ARGUMENT of `rank` (hive_apply's rule for a NULL values array). */
+/* The most ranks the partition takes (its shared memory holds a count per
+ * warp and rank). */
+#define SHARD_MAX_RANKS 1024
+
+/* Bytes of device scratch the partition of a batch of n keys needs. */
+size_t shard_route_scratch_bytes(uint32_t n, uint32_t ranks);
+
+/* Counts the keys for each owner into meta[SHARD_META_COUNTS + r] (and,
+ * in `scratch`, where each tile's keys go in each owner's segment, for
+ * shard_route_scatter with the same n and ranks); when count_reserved, the
+ * reserved keys into meta[SHARD_META_RESERVED].  When ops is given and
+ * values_absent, an inserting op sets the status word to INVALID_ARGUMENT
+ * of `rank` (hive_apply's rule for a NULL values array).  n = 0 leaves the
+ * counts as they are (the call zeroes them first). */
 cudaError_t shard_route_count(const void *keys, int kv64, uint32_t n, uint32_t ranks, uint32_t rank,
-                              int count_reserved, const uint8_t *ops, int values_absent,
+                              int count_reserved, const uint8_t *ops, int values_absent, void *scratch,
                               unsigned long long *meta, cudaStream_t stream);
 
 /* Writes each key (and its value and op, where given) to its owner's
  * segment of the send buffers, and its position there to pos[i].  The
- * segments follow each other in rank order; meta's cursors start at 0. */
+ * segments follow each other in rank order. */
 cudaError_t shard_route_scatter(const void *keys, const void *values, const uint8_t *ops, int kv64, uint32_t n,
-                                uint32_t ranks, unsigned long long *meta, uint32_t *pos, void *send_keys,
+                                uint32_t ranks, const void *scratch, uint32_t *pos, void *send_keys,
                                 void *send_values, uint8_t *send_ops, cudaStream_t stream);
 
 /* The results back in input order: flags_out[i] = back_flags[pos[i]] (when

@@ -49,7 +49,7 @@ static hive_status allocate(hive_shard *s)
                          create_call, "cudaStreamCreate"));
     for (int e = 0; e < SHARD_EVENTS; e++)
         SHARD_TRY(shard_cuda(cudaEventCreate(&s->events[e]), create_call, "cudaEventCreate"));
-    s->meta_words = SHARD_META_COUNTS + 3 * (size_t)s->ranks;
+    s->meta_words = SHARD_META_COUNTS + 2 * (size_t)s->ranks;
     SHARD_TRY(shard_cuda(cudaMalloc((void **)&s->meta, s->meta_words * sizeof(uint64_t)), create_call, "call words"));
     SHARD_TRY(shard_cuda(cudaMallocHost((void **)&s->meta_host, s->meta_words * sizeof(uint64_t)), create_call,
                          "pinned call words"));
@@ -121,6 +121,9 @@ hive_status hive_shard_create(const hive_config *config, ncclComm_t comm, hive_s
     SHARD_TRY(shard_nccl(ncclCommCount(comm, &ranks), create_call, "ncclCommCount"));
     SHARD_TRY(shard_nccl(ncclCommUserRank(comm, &rank), create_call, "ncclCommUserRank"));
     SHARD_TRY(shard_nccl(ncclCommCuDevice(comm, &device), create_call, "ncclCommCuDevice"));
+    if (ranks > SHARD_MAX_RANKS)
+        return shard_fail(HIVE_ERROR_UNSUPPORTED, create_call, "%d ranks: a shard spans at most %d", ranks,
+                          SHARD_MAX_RANKS);
     hive_shard *s = calloc(1, sizeof *s);
     if (s == NULL)
         return shard_fail(HIVE_ERROR_OUT_OF_MEMORY, create_call, "the shard's handle");

@@ -44,6 +44,7 @@ struct hive_shard {
     /* Send side, one entry per key of this rank's batch. */
     uint64_t send_capacity;
     shard_buffer pos, send_keys, send_values, send_ops, back_values, back_flags;
+    shard_buffer route_scratch; /* the partition's tile counts and their prefix sums */
     /* Receive side, one entry per key this rank owns in a call. */
     uint64_t recv_capacity;
     shard_buffer recv_keys, recv_values, recv_flags, recv_ops;

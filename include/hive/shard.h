@@ -54,7 +54,8 @@ HIVE_API uint32_t hive_shard_owner(uint64_t key, uint32_t ranks);
  * backend must be CUDA or AUTO, and its device is replaced by the
  * communicator's.  The ranks must agree on the key width and design
  * (checked: else every rank returns HIVE_ERROR_INVALID_ARGUMENT).  The
- * communicator stays the caller's and must outlive the shard. */
+ * communicator stays the caller's and must outlive the shard; it has at
+ * most 1024 ranks (else HIVE_ERROR_UNSUPPORTED). */
 HIVE_API hive_status hive_shard_create(const hive_config *config, ncclComm_t comm, hive_shard **shard);
 
 /* Frees this rank's shard: its table and buffers (not collective; the

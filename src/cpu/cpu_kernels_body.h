@@ -10,22 +10,36 @@
 static_assert(sizeof(K_SLOT) == K_WORDS * sizeof(uint64_t), "a slot is K_WORDS 64-bit words");
 
 /* Prefetches the bucket that a key's operation reads first (R1; most stop
- * there, R4) and, if `second`, the one it reads next.  Always inlined: GCC
- * deems a function that only prefetches pure, and drops calls to it. */
+ * there, R4) and, if `second`, the one it reads next (the design's,
+ * designs.h).  A tagged design's scan reads a bucket's tags before its
+ * slots, and an absent key no slot at all: its tags are prefetched for both
+ * buckets, its slots for the first only.  `design` and `tags` are the
+ * view's, read once a loop.  Always inlined: GCC deems a function that only prefetches pure, and
+ * drops calls to it. */
+static inline __attribute__((always_inline)) void K_SUFFIX(prefetch_bucket)(const hive_view *v, uint32_t S,
+                                                                            const uint16_t *tags, uint64_t b,
+                                                                            int slots)
+{
+    size_t bucket_bytes = (size_t)S * sizeof(K_SLOT);
+    const char *first = (const char *)v->slots + b * bucket_bytes;
+    for (size_t line = 0; slots && line < bucket_bytes; line += HIVE_CACHE_LINE_BYTES)
+        __builtin_prefetch(first + line);
+    if (tags)
+        __builtin_prefetch(tags + b * S);
+}
+
 static inline __attribute__((always_inline)) void K_SUFFIX(prefetch)(const hive_view *v, uint32_t S,
-                                                                     int second, uint32_t h1,
+                                                                     int second, uint32_t design,
+                                                                     const uint16_t *tags, uint32_t h1,
                                                                      uint32_t h2)
 {
-    const char *slots = (const char *)v->slots;
-    size_t bucket_bytes = (size_t)S * sizeof(K_SLOT);
-    const char *b1 = slots + hive_bucket_of(v->ix, h1) * bucket_bytes;
-    for (size_t line = 0; line < bucket_bytes; line += HIVE_CACHE_LINE_BYTES)
-        __builtin_prefetch(b1 + line);
-    if (second) {
-        const char *b2 = slots + hive_bucket_of(v->ix, h2) * bucket_bytes;
-        for (size_t line = 0; line < bucket_bytes; line += HIVE_CACHE_LINE_BYTES)
-            __builtin_prefetch(b2 + line);
-    }
+    K_SUFFIX(prefetch_bucket)(v, S, tags, hive_bucket_of(v->ix, h1), 1);
+    if (second)
+        K_SUFFIX(prefetch_bucket)(v, S, tags,
+                                  hive_bucket_of(v->ix, design == HIVE_DESIGN_ID_HIVE
+                                                            ? h2
+                                                            : hive_cpu_second_hash(design, h1, h2)),
+                                  tags == NULL);
 }
 
 /* One element of a batch (core/batch_body.h), on this thread. */
@@ -60,20 +74,24 @@ static void K_SUFFIX(run_range)(const hive_view *v, uint32_t S, int second, cons
                                 uint64_t begin, uint64_t end, hive_cpu_tally *tally)
 {
     const K_KEY *keys = b->keys;
+    /* Read once: the operations' writes could alias the view for all the
+     * compiler knows. */
+    const uint32_t design = v->design;
+    const uint16_t *tags = v->tags;
     uint32_t ring[K_RING][2];
     uint64_t warm = end - begin < K_PREFETCH_AHEAD ? end : begin + K_PREFETCH_AHEAD;
     for (uint64_t i = begin; i < warm; i++) {
         uint32_t *h = ring[i % K_RING];
         h[0] = K_SUFFIX(hive_hash1)(v, keys[i]);
         h[1] = K_SUFFIX(hive_hash2)(v, keys[i]);
-        K_SUFFIX(prefetch)(v, S, second, h[0], h[1]);
+        K_SUFFIX(prefetch)(v, S, second, design, tags, h[0], h[1]);
     }
     for (uint64_t i = begin; i < end; i++) {
         if (i + K_PREFETCH_AHEAD < end) {
             uint32_t *h = ring[(i + K_PREFETCH_AHEAD) % K_RING];
             h[0] = K_SUFFIX(hive_hash1)(v, keys[i + K_PREFETCH_AHEAD]);
             h[1] = K_SUFFIX(hive_hash2)(v, keys[i + K_PREFETCH_AHEAD]);
-            K_SUFFIX(prefetch)(v, S, second, h[0], h[1]);
+            K_SUFFIX(prefetch)(v, S, second, design, tags, h[0], h[1]);
         }
         K_SUFFIX(run_one)(v, S, b, i, ring[i % K_RING], tally);
     }

@@ -60,6 +60,23 @@ HIVE_HD uint64_t hive_stash_side_words(uint32_t design, uint64_t buckets)
     return design == HIVE_DESIGN_ID_CHAINING ? hive_chain_words(buckets) : (buckets + 31) / 32;
 }
 
+/* The hash whose bucket a key's operation reads second, where its first
+ * (the bucket of h1, in every design) does not end it: the Hive design's b2
+ * and each probe design's probe 1.  The chaining design's second read is a
+ * chain node, not a bucket by hash: h1 (nothing more to fetch ahead).  Host
+ * and device; the CPU's loops prefetch by it. */
+HIVE_HD uint32_t hive_design_second_hash(uint32_t design, uint32_t h1, uint32_t h2)
+{
+    switch (design) {
+    case HIVE_DESIGN_ID_HIVE: return h2;
+    case HIVE_DESIGN_ID_DOUBLE: case HIVE_DESIGN_ID_DOUBLE_M: return hive_double_probe_hash(h1, h2, 1);
+    case HIVE_DESIGN_ID_P2: case HIVE_DESIGN_ID_P2_M: return hive_p2_probe_hash(h1, h2, 1);
+    case HIVE_DESIGN_ID_ICEBERG: case HIVE_DESIGN_ID_ICEBERG_M: return hive_iceberg_probe_hash(h1, h2, 1);
+    case HIVE_DESIGN_ID_CUCKOO: return hive_cuckoo_probe_hash(h1, h2, 1);
+    default: return h1;
+    }
+}
+
 /* How the dispatch, where it chooses at run time, calls a design other than
  * Hive: out of line on the GPU (dispatch_body.h says why), inline where the
  * compiler likes on the host. */

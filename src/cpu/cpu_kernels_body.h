@@ -14,8 +14,8 @@ static_assert(sizeof(K_SLOT) == K_WORDS * sizeof(uint64_t), "a slot is K_WORDS 6
  * designs.h).  A tagged design's scan reads a bucket's tags before its
  * slots, and an absent key no slot at all: its tags are prefetched for both
  * buckets, its slots for the first only.  `design` and `tags` are the
- * view's, read once a loop.  Always inlined: GCC deems a function that only prefetches pure, and
- * drops calls to it. */
+ * view's, read once a loop.  Always inlined: GCC deems a function that
+ * only prefetches pure, and drops calls to it. */
 static inline __attribute__((always_inline)) void K_SUFFIX(prefetch_bucket)(const hive_view *v, uint32_t S,
                                                                             const uint16_t *tags, uint64_t b,
                                                                             int slots)

@@ -1,16 +1,17 @@
 /* api.c — the sharded table's calls (include/hive/shard.h, docs/shard.md).
  *
  * A call runs in four steps, the same on every rank:
- *  1. route: partition the batch by owner (kernels.cu); one NCCL group
+ *  1. route: count the batch's keys per owner (kernels.cu); one NCCL group
  *     max-reduces each rank's status, receive capacity and call
  *     (so that every rank learns at once whether some rank cannot go on, or
- *     called something else) and swaps the per-owner counts; the host reads
- *     them back (the one wait a call needs before moving keys);
+ *     called something else) and swaps the per-owner counts, and the host
+ *     reads them back (the one wait a call needs before moving keys), while
+ *     the scatter partitions the keys;
  *  2. forward: keys (values, ops) to their owners, one NCCL group, while the
  *     owner's batch runs on this rank's own keys in place;
  *  3. the owner's batch on the keys that arrived, then the results back;
- *  4. gather: results in input order, and one more max-reduction of the
- *     ranks' statuses so that a rank whose part failed fails every rank.
+ *  4. gather: results in input order, beside one more max-reduction of
+ *     the ranks' statuses so that a rank whose part failed fails every rank.
  * Every NCCL call goes on the shard's exchange stream, in one order on every
  * rank; the owner's batches and the kernels run on the caller's stream. */
 #include <errno.h>
@@ -108,7 +109,7 @@ static hive_status table_failed(const hive_shard *s, hive_status status, const c
 /* ---------------------------------------------------------------- timing */
 
 enum {
-    EV_START, EV_ROUTED, EV_COUNTED, EV_GATHERED, EV_END,
+    EV_START, EV_TOTALED, EV_ROUTED, EV_COUNTED, EV_GATHERED, EV_END,
     EV_FORWARD, EV_FORWARDED, EV_KEPT, EV_KEPT_DONE, EV_ARRIVED, EV_PART_DONE, EV_ARRIVED_DONE, EV_BACK, EV_BACK_DONE
 };
 
@@ -127,7 +128,10 @@ static void account(hive_shard *s, const shard_plan *plan)
     s->stats.calls++;
     s->stats.keys_sent += plan->sent_total;
     s->stats.keys_received += plan->received_total;
-    s->stats.route_ms += elapsed(s, EV_START, EV_COUNTED);
+    /* The counts' exchange and the scatter overlap: the route ends with the
+     * later of the two. */
+    double scattered = elapsed(s, EV_START, EV_ROUTED), counted = elapsed(s, EV_START, EV_COUNTED);
+    s->stats.route_ms += scattered > counted ? scattered : counted;
     s->stats.exchange_ms += elapsed(s, EV_FORWARD, EV_FORWARDED) + elapsed(s, EV_BACK, EV_BACK_DONE);
     s->stats.local_ms += elapsed(s, EV_KEPT, EV_KEPT_DONE) + elapsed(s, EV_ARRIVED, EV_ARRIVED_DONE);
     s->stats.total_ms += elapsed(s, EV_START, EV_END);
@@ -167,7 +171,10 @@ static hive_status agree(hive_shard *s, int word, hive_status own, cudaStream_t 
 }
 
 /* Step 1.  `own`: this rank's status so far (a failed rank routes nothing
- * but still takes part). */
+ * but still takes part).  The counts travel as soon as the count kernels
+ * have them, so that their exchange and the host's wait for them overlap
+ * the scatter; the host waits for the scatter too before keys move
+ * (move_and_run). */
 static hive_status route(hive_shard *s, const shard_call *c, hive_status own, cudaStream_t stream)
 {
     uint64_t *h = s->meta_host;
@@ -189,6 +196,7 @@ static hive_status route(hive_shard *s, const shard_call *c, hive_status own, cu
                                            c->kind == SHARD_APPLY && c->values_in == NULL, s->route_scratch.data,
                                            s->meta, stream),
                          c->name, "routing kernel"));
+    SHARD_TRY(record(s, EV_TOTALED, stream, c->name));
     SHARD_TRY(shard_cuda(shard_route_scatter(c->keys, c->kind == SHARD_INSERT || c->kind == SHARD_APPLY ? c->values_in : NULL,
                                              c->ops, kv64, (uint32_t)n, s->ranks, s->route_scratch.data, s->pos.data,
                                              s->send_keys.data, s->send_values.data, s->send_ops.data, stream),
@@ -196,7 +204,7 @@ static hive_status route(hive_shard *s, const shard_call *c, hive_status own, cu
     SHARD_TRY(record(s, EV_ROUTED, stream, c->name));
 
     cudaStream_t x = s->exchange_stream;
-    SHARD_TRY(follow(s, EV_ROUTED, x, c->name));
+    SHARD_TRY(follow(s, EV_TOTALED, x, c->name));
     unsigned long long *sent = s->meta + SHARD_META_COUNTS, *received = sent + s->ranks;
     SHARD_TRY(shard_cuda(cudaMemcpyAsync(received + s->rank, sent + s->rank, sizeof(uint64_t), cudaMemcpyDeviceToDevice, x),
                          c->name, "copy of this rank's own count"));
@@ -279,10 +287,9 @@ static hive_status run_arrived(hive_shard *s, const shard_call *c, const shard_p
     for (uint32_t r = 0; r < plan->ranks; r++) {
         if (r == plan->self)
             continue;
-        uint64_t begin = shard_part_begin(plan->recv_count[r], part, parts);
-        uint64_t first = plan->recv_offset[r] + begin;
-        shard_region g = {shard_part_begin(plan->recv_count[r], part + 1, parts) - begin,
-                          entry(s->recv_keys.data, first, s->width), entry(s->recv_values.data, first, s->width),
+        shard_part cut = shard_part_of(plan->recv_count[r], part, parts);
+        uint64_t first = plan->recv_offset[r] + cut.begin;
+        shard_region g = {cut.length, entry(s->recv_keys.data, first, s->width), entry(s->recv_values.data, first, s->width),
                           (uint8_t *)s->recv_ops.data + first, (uint8_t *)s->recv_flags.data + first};
         if (g.n > 0)
             SHARD_TRY(run_owner(s, c, &g, stream));
@@ -317,6 +324,11 @@ static hive_status move_and_run(hive_shard *s, const shard_call *c, const shard_
     if ((c->kind == SHARD_FIND && c->values_out) || (apply && c->values_in))
         backward[returned++] = (shard_array){s->back_values.data, s->recv_values.data, s->width};
 
+    /* The host waits for the scatter, so that the forward exchange's kernel
+     * reaches an idle GPU ahead of the owner's batch: enqueued together
+     * behind the scatter, the batch's blocks took the SMs first and the
+     * exchange ran at half speed. */
+    SHARD_TRY(shard_cuda(cudaEventSynchronize(s->events[EV_ROUTED]), c->name, "cudaEventSynchronize"));
     SHARD_TRY(record(s, EV_FORWARD, x, c->name));
     SHARD_TRY(shard_exchange(s, plan, forward, forwarded, 0, 0, 1, c->name));
     SHARD_TRY(record(s, EV_FORWARDED, x, c->name));
@@ -360,21 +372,23 @@ static hive_status move_and_run(hive_shard *s, const shard_call *c, const shard_
     return follow(s, EV_BACK_DONE, stream, c->name);
 }
 
-/* Step 4 and the call's status. */
+/* Step 4 and the call's status.  The ranks' statuses are known on the
+ * host before the gather runs, so their max-reduction overlaps it; the
+ * host then waits for both. */
 static hive_status gather(hive_shard *s, const shard_call *c, hive_status own, cudaStream_t stream)
 {
     int finds = c->kind == SHARD_FIND || c->kind == SHARD_CONTAINS;
+    /* Every NCCL call of the shard goes on the exchange stream, in one order
+     * on every rank. */
+    cudaStream_t x = s->exchange_stream;
+    SHARD_TRY(agree(s, SHARD_META_FINAL, own, x, c->name));
     if (own == HIVE_SUCCESS)
         SHARD_TRY(shard_cuda(shard_gather((uint32_t)c->n, s->pos.data, s->back_values.data, c->values_out,
                                           s->width == 8, s->back_flags.data, c->flags_out, finds, !finds, s->meta,
                                           stream),
                              c->name, "gathering kernel"));
-    /* Every NCCL call of the shard goes on the exchange stream, in one order
-     * on every rank. */
-    cudaStream_t x = s->exchange_stream;
     SHARD_TRY(record(s, EV_GATHERED, stream, c->name));
     SHARD_TRY(follow(s, EV_GATHERED, x, c->name));
-    SHARD_TRY(agree(s, SHARD_META_FINAL, own, x, c->name));
     SHARD_TRY(record(s, EV_END, x, c->name));
     SHARD_TRY(read_meta(s, x, c->name));
     const uint64_t *h = s->meta_host;
@@ -396,7 +410,7 @@ static hive_status gather(hive_shard *s, const shard_call *c, hive_status own, c
     return HIVE_SUCCESS;
 }
 
-static hive_status run_call_on_device(hive_shard *s, const shard_call *c, cudaStream_t stream)
+static hive_status route_and_run(hive_shard *s, const shard_call *c, cudaStream_t stream)
 {
     hive_status own = check_call(s, c);
     if (own == HIVE_SUCCESS)
@@ -445,7 +459,12 @@ static hive_status run_call(hive_shard *s, const shard_call *c, hive_stream stre
     if (status == HIVE_SUCCESS && previous != s->device)
         status = shard_cuda(cudaSetDevice(s->device), c->name, "cudaSetDevice");
     if (status == HIVE_SUCCESS)
-        status = run_call_on_device(s, c, (cudaStream_t)stream);
+        status = route_and_run(s, c, (cudaStream_t)stream);
+    /* A call that stopped early may have left its scatter running on the
+     * caller's stream: the shard's buffers are free for the next call,
+     * perhaps on another stream, once it is done. */
+    if (status != HIVE_SUCCESS)
+        cudaStreamSynchronize((cudaStream_t)stream);
     if (previous >= 0 && previous != s->device)
         cudaSetDevice(previous);
     pthread_mutex_unlock(&s->busy);

@@ -19,20 +19,18 @@ hive_status shard_exchange(hive_shard *s, const shard_plan *plan, const shard_ar
     for (uint32_t r = 0; r < plan->ranks && status == HIVE_SUCCESS; r++) {
         if (r == plan->self)
             continue;
+        /* This part of my segment for r, and of r's segment for me. */
+        shard_part mine = shard_part_of(plan->send_count[r], part, parts);
+        shard_part theirs = shard_part_of(plan->recv_count[r], part, parts);
+        /* Forward: my segment for r goes out, r's segment for me comes in;
+         * backward, the same two places with the roles swapped. */
+        uint64_t out_length = backward ? theirs.length : mine.length;
+        uint64_t in_length = backward ? mine.length : theirs.length;
         for (int a = 0; a < count && status == HIVE_SUCCESS; a++) {
             size_t w = arrays[a].width;
-            /* This part of my segment for r, and of r's segment for me. */
-            uint64_t mine = plan->send_count[r], theirs = plan->recv_count[r];
-            uint64_t mine_at = shard_part_begin(mine, part, parts), theirs_at = shard_part_begin(theirs, part, parts);
-            mine = shard_part_begin(mine, part + 1, parts) - mine_at;
-            theirs = shard_part_begin(theirs, part + 1, parts) - theirs_at;
-            char *send_side = at(arrays[a].send_side, plan->send_offset[r] + mine_at, w);
-            char *recv_side = at(arrays[a].recv_side, plan->recv_offset[r] + theirs_at, w);
-            /* Forward: my segment for r goes out, r's segment for me comes
-             * in; backward, the same two places with the roles swapped. */
+            char *send_side = at(arrays[a].send_side, plan->send_offset[r] + mine.begin, w);
+            char *recv_side = at(arrays[a].recv_side, plan->recv_offset[r] + theirs.begin, w);
             char *out = backward ? recv_side : send_side, *in = backward ? send_side : recv_side;
-            uint64_t out_length = backward ? theirs : mine;
-            uint64_t in_length = backward ? mine : theirs;
             if (out_length > 0)
                 status = shard_nccl(ncclSend(out, out_length * w, ncclUint8, (int)r, s->comm, stream), call, "ncclSend");
             if (status == HIVE_SUCCESS && in_length > 0)

@@ -65,21 +65,34 @@ __device__ __forceinline__ unsigned shard_peers(int valid, uint32_t owner, uint3
     return valid ? same : 0;
 }
 
-/* The tile's keys and their owners, loaded before any is routed. */
-__device__ __forceinline__ void shard_load_tile(const void *keys, int kv64, uint32_t n, uint32_t ranks, uint64_t base,
-                                                uint64_t key[SHARD_ITEMS], uint32_t owner[SHARD_ITEMS],
-                                                unsigned peers[SHARD_ITEMS])
+/* A thread's keys of its block's tile, their owners, and the lanes of its
+ * warp that share each owner (0 past the batch's end). */
+typedef struct shard_tile {
+    uint64_t base;
+    uint64_t key[SHARD_ITEMS];
+    uint32_t owner[SHARD_ITEMS];
+    unsigned peers[SHARD_ITEMS];
+} shard_tile;
+
+/* Zeroes `count` words of shared memory (the block's counts), then loads
+ * the block's tile: every key before any is routed. */
+__device__ __forceinline__ void shard_load_tile(const void *keys, int kv64, uint32_t n, uint32_t ranks,
+                                                unsigned *shared_counts, uint32_t count, shard_tile *t)
 {
+    for (uint32_t e = threadIdx.x; e < count; e += blockDim.x)
+        shared_counts[e] = 0;
+    __syncthreads();
+    t->base = (uint64_t)blockIdx.x * SHARD_TILE;
     HIVE_UNROLL
     for (int j = 0; j < SHARD_ITEMS; j++) {
-        uint64_t i = shard_item(base, j);
-        key[j] = i < n ? shard_key_at(keys, kv64, i) : 0;
+        uint64_t i = shard_item(t->base, j);
+        t->key[j] = i < n ? shard_key_at(keys, kv64, i) : 0;
     }
     HIVE_UNROLL
     for (int j = 0; j < SHARD_ITEMS; j++) {
-        int valid = shard_item(base, j) < n;
-        owner[j] = valid ? shard_route(key[j], ranks) : 0;
-        peers[j] = shard_peers(valid, owner[j], ranks);
+        int valid = shard_item(t->base, j) < n;
+        t->owner[j] = valid ? shard_route(t->key[j], ranks) : 0;
+        t->peers[j] = shard_peers(valid, t->owner[j], ranks);
     }
 }
 
@@ -90,24 +103,18 @@ __global__ void shard_count_kernel(const void *keys, int kv64, uint32_t n, uint3
                                    unsigned int *tile_counts, unsigned long long *meta)
 {
     extern __shared__ unsigned int histogram[];
-    for (uint32_t r = threadIdx.x; r < ranks; r += blockDim.x)
-        histogram[r] = 0;
-    __syncthreads();
-    uint64_t base = (uint64_t)blockIdx.x * SHARD_TILE;
-    uint64_t key[SHARD_ITEMS];
-    uint32_t owner[SHARD_ITEMS];
-    unsigned peers[SHARD_ITEMS];
-    shard_load_tile(keys, kv64, n, ranks, base, key, owner, peers);
+    shard_tile t;
+    shard_load_tile(keys, kv64, n, ranks, histogram, ranks, &t);
     unsigned lane = threadIdx.x & 31u, reserved = 0, inserting = 0;
     HIVE_UNROLL
     for (int j = 0; j < SHARD_ITEMS; j++) {
-        uint64_t i = shard_item(base, j);
+        uint64_t i = shard_item(t.base, j);
         if (i >= n)
             continue;
         /* One shared atomic for the lanes with one owner. */
-        if (lane == __ffs(peers[j]) - 1)
-            atomicAdd(&histogram[owner[j]], (unsigned)__popc(peers[j]));
-        reserved += count_reserved && shard_key_reserved(key[j], kv64);
+        if (lane == __ffs(t.peers[j]) - 1)
+            atomicAdd(&histogram[t.owner[j]], (unsigned)__popc(t.peers[j]));
+        reserved += count_reserved && shard_key_reserved(t.key[j], kv64);
         if (ops != NULL && values_absent)
             inserting += ops[i] == HIVE_OP_INSERT || ops[i] == HIVE_OP_UPSERT;
     }
@@ -142,20 +149,14 @@ __global__ void shard_scatter_kernel(const void *keys, const void *values, const
 {
     extern __shared__ unsigned int next_place[]; /* [warp][owner] */
     unsigned lane = threadIdx.x & 31u, warp = threadIdx.x / 32u;
-    for (uint32_t e = threadIdx.x; e < SHARD_WARPS * ranks; e += blockDim.x)
-        next_place[e] = 0;
-    __syncthreads();
-    uint64_t base = (uint64_t)blockIdx.x * SHARD_TILE;
-    uint64_t key[SHARD_ITEMS];
-    uint32_t owner[SHARD_ITEMS];
-    unsigned peers[SHARD_ITEMS];
-    shard_load_tile(keys, kv64, n, ranks, base, key, owner, peers);
+    shard_tile t;
+    shard_load_tile(keys, kv64, n, ranks, next_place, SHARD_WARPS * ranks, &t);
     unsigned *mine = next_place + warp * ranks;
     /* This warp's keys per owner... */
     HIVE_UNROLL
     for (int j = 0; j < SHARD_ITEMS; j++) {
-        if (peers[j] && lane == __ffs(peers[j]) - 1)
-            mine[owner[j]] += (unsigned)__popc(peers[j]);
+        if (t.peers[j] && lane == __ffs(t.peers[j]) - 1)
+            mine[t.owner[j]] += (unsigned)__popc(t.peers[j]);
         __syncwarp();
     }
     __syncthreads();
@@ -171,21 +172,21 @@ __global__ void shard_scatter_kernel(const void *keys, const void *values, const
     __syncthreads();
     HIVE_UNROLL
     for (int j = 0; j < SHARD_ITEMS; j++) {
-        uint64_t i = shard_item(base, j);
-        unsigned at = peers[j] ? mine[owner[j]] + __popc(peers[j] & ((1u << lane) - 1u)) : 0;
+        uint64_t i = shard_item(t.base, j);
+        unsigned at = t.peers[j] ? mine[t.owner[j]] + __popc(t.peers[j] & ((1u << lane) - 1u)) : 0;
         __syncwarp();
-        if (peers[j] && lane == __ffs(peers[j]) - 1)
-            mine[owner[j]] += (unsigned)__popc(peers[j]);
+        if (t.peers[j] && lane == __ffs(t.peers[j]) - 1)
+            mine[t.owner[j]] += (unsigned)__popc(t.peers[j]);
         __syncwarp();
         if (i >= n)
             continue;
         pos[i] = at;
         if (kv64) {
-            ((uint64_t *)send_keys)[at] = key[j];
+            ((uint64_t *)send_keys)[at] = t.key[j];
             if (values)
                 ((uint64_t *)send_values)[at] = ((const uint64_t *)values)[i];
         } else {
-            ((uint32_t *)send_keys)[at] = (uint32_t)key[j];
+            ((uint32_t *)send_keys)[at] = (uint32_t)t.key[j];
             if (values)
                 ((uint32_t *)send_values)[at] = ((const uint32_t *)values)[i];
         }

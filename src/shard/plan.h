@@ -43,12 +43,19 @@ static inline uint64_t shard_plan_kept(const shard_plan *plan)
  * owner's. */
 #define SHARD_FIND_PARTS 2
 
-/* Where part `part` of `parts` begins in a segment of `length` keys (part
- * = parts: its end).  Both sides of an exchange cut a segment alike: both
- * know its length. */
-static inline uint64_t shard_part_begin(uint64_t length, uint32_t part, uint32_t parts)
+/* Part `part` of `parts` of a segment of `length` keys: its first key,
+ * and how many.  Both sides of an exchange cut a segment alike: both know
+ * its length. */
+typedef struct shard_part {
+    uint64_t begin;
+    uint64_t length;
+} shard_part;
+
+static inline shard_part shard_part_of(uint64_t length, uint32_t part, uint32_t parts)
 {
-    return length * part / parts;
+    uint64_t begin = length * part / parts;
+    shard_part cut = {begin, length * (part + 1) / parts - begin};
+    return cut;
 }
 
 /* How many of this rank's `kept` keys a find looks up before the arrived

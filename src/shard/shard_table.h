@@ -13,7 +13,7 @@
  * end, a begin and an end of the forward exchange, of the owner's batch on
  * its own keys and on the others', and of the backward exchange, and the
  * end of each part of a find. */
-#define SHARD_EVENTS 14
+#define SHARD_EVENTS 15
 
 /* A device buffer that grows to the largest batch seen (buffers.c): from
  * cudaMalloc, or from ncclMemAlloc and registered with the communicator. */

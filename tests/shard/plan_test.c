@@ -133,15 +133,18 @@ static void check_parts(void)
     for (int trial = 0; trial < 5000; trial++) {
         uint64_t length = trial < 100 ? (uint64_t)trial : next(&state) % (1ull << 32);
         uint32_t parts = 1 + (uint32_t)(next(&state) % 8);
-        HT_CHECK_EQ(shard_part_begin(length, 0, parts), 0, "length %llu: part 0 begins the segment",
-                    (unsigned long long)length);
-        HT_CHECK_EQ(shard_part_begin(length, parts, parts), length, "length %llu, %u parts: the last ends it",
-                    (unsigned long long)length, parts);
+        uint64_t next_begin = 0;
         for (uint32_t p = 0; p < parts; p++) {
-            uint64_t size = shard_part_begin(length, p + 1, parts) - shard_part_begin(length, p, parts);
-            HT_CHECK(size == length / parts || size == length / parts + 1, "length %llu, part %u of %u: %llu keys",
-                     (unsigned long long)length, p, parts, (unsigned long long)size);
+            shard_part cut = shard_part_of(length, p, parts);
+            HT_CHECK_EQ(cut.begin, next_begin, "length %llu, part %u of %u begins where the last ended",
+                        (unsigned long long)length, p, parts);
+            HT_CHECK(cut.length == length / parts || cut.length == length / parts + 1,
+                     "length %llu, part %u of %u: %llu keys", (unsigned long long)length, p, parts,
+                     (unsigned long long)cut.length);
+            next_begin = cut.begin + cut.length;
         }
+        HT_CHECK_EQ(next_begin, length, "length %llu, %u parts: the last ends the segment",
+                    (unsigned long long)length, parts);
     }
 }
 

@@ -44,13 +44,22 @@ extern "C" const hive_geometry_kernels *hive_cuda_kernels(uint32_t width, uint32
  * system, more so for absent keys, which read both buckets; KV64 finds keep
  * a fourth block, as three slowed those of smaller tables (docs/perf.md). */
 #define HIVE_FIND_BLOCKS_PER_SM(width) ((width) == 64 ? 4 : 3)
+/* But a KV32 find grid of that one wave left SMs idle whenever some of its
+ * blocks ran slower than the rest (beside another stream's kernels, such as
+ * a sharded table's NCCL exchange, and at its end): with HIVE_FIND_WAVES
+ * times the blocks, each a smaller share of the keys, an SM that finishes
+ * early takes more, and how many are resident is the occupancy's.  H200,
+ * KV32: finds of 2^24-2^26 keys +2-9%, a 2-GPU sharded find +5%.  KV64
+ * keeps one wave: its finds of 2^25-2^26 keys gained 5%, those of 2^23-2^24
+ * lost up to 9% (docs/perf.md). */
+#define HIVE_FIND_WAVES(width) ((width) == 64 ? 1 : 8)
 
-/* Enough blocks to fill the GPU once (for n items of `lanes` threads each):
- * as many as can be resident together (at most max_per_sm), so that the
- * grid-stride loop runs in one wave and no SM idles through a last, partly
- * filled one. */
+/* Enough blocks to fill the GPU `waves` times (for n items of `lanes`
+ * threads each): as many as can be resident together (at most max_per_sm).
+ * With one wave, the grid-stride loop runs in one go and no SM idles
+ * through a last, partly filled wave. */
 static unsigned grid_for_at_most(const hive_dict *d, const void *kernel, uint64_t n, uint32_t lanes,
-                                 int max_per_sm)
+                                 int max_per_sm, int waves)
 {
     int per_sm = 0;
     if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, HIVE_THREADS, 0) != cudaSuccess ||
@@ -61,13 +70,13 @@ static unsigned grid_for_at_most(const hive_dict *d, const void *kernel, uint64_
     if (per_sm > max_per_sm)
         per_sm = max_per_sm;
     uint64_t blocks = (n * lanes + HIVE_THREADS - 1) / HIVE_THREADS;
-    uint64_t cap = (uint64_t)d->sm_count * (uint64_t)per_sm;
+    uint64_t cap = (uint64_t)d->sm_count * (uint64_t)per_sm * (uint64_t)waves;
     return (unsigned)(blocks < cap ? (blocks ? blocks : 1) : cap);
 }
 
 static unsigned grid_for(const hive_dict *d, const void *kernel, uint64_t n, uint32_t lanes)
 {
-    return grid_for_at_most(d, kernel, n, lanes, 1 << 30);
+    return grid_for_at_most(d, kernel, n, lanes, 1 << 30, 1);
 }
 
 /* Queues a call's kernels on its stream, stopping at the first launch that
@@ -135,6 +144,7 @@ typedef struct batch_launch {
     const hive_dict *d;
     uint32_t lanes; /* per key, of `kernel` */
     int max_per_sm; /* blocks of `kernel` */
+    int waves;      /* of `kernel`'s grid */
     cudaStream_t stream;
     const hive_batch *batch;
     uint32_t *full_hint; /* room for the deferred kernels' full bits, or NULL */
@@ -145,8 +155,8 @@ static hive_status launch_batch(void *ctx, uint64_t *counters)
     const batch_launch *l = (const batch_launch *)ctx;
     static const char call[] = "hive batch (CUDA)";
     uint64_t n = l->batch->n;
-    l->kernel<<<grid_for_at_most(l->d, (const void *)l->kernel, n, l->lanes, l->max_per_sm), HIVE_THREADS,
-                0, l->stream>>>(l->d->view, *l->batch, counters);
+    l->kernel<<<grid_for_at_most(l->d, (const void *)l->kernel, n, l->lanes, l->max_per_sm, l->waves),
+                HIVE_THREADS, 0, l->stream>>>(l->d->view, *l->batch, counters);
     HIVE_TRY(launched(call));
     if (l->deferred == NULL)
         return HIVE_SUCCESS;
@@ -206,6 +216,12 @@ static int blocks_per_sm_cap(const hive_dict *d, hive_batch_kernel kernel, int b
                                                           : 1 << 30;
 }
 
+/* How many times its capped wave a batch kernel's grid holds. */
+static int grid_waves(const hive_dict *d, hive_batch_kernel kernel)
+{
+    return kernel == d->kernels->find && d->lanes == 1 && beyond_l2(d) ? HIVE_FIND_WAVES(d->kernels->width) : 1;
+}
+
 extern "C" hive_status hive_dict_run(hive_dict *d, const hive_batch *b, hive_batch_outcome *out,
                                      hive_stream stream)
 {
@@ -229,7 +245,7 @@ extern "C" hive_status hive_dict_run(hive_dict *d, const hive_batch *b, hive_bat
     if (bulk_insert && k->full_hint != NULL && b->n * HIVE_HINT_TABLE_BYTES_PER_KEY >= table_bytes)
         hint = scratch_alloc(&d->allocator, d->pool, hint_bytes, (cudaStream_t)stream);
     batch_launch l = {kernel, defers ? k->deferred : NULL, defers ? k->deferred_deep : NULL, d, d->lanes,
-                      max_per_sm, (cudaStream_t)stream, b, (uint32_t *)hint};
+                      max_per_sm, grid_waves(d, kernel), (cudaStream_t)stream, b, (uint32_t *)hint};
     uint64_t c[HIVE_CTR_COUNT];
     hive_status st = with_counters(d, (cudaStream_t)stream, "hive batch (CUDA)", launch_batch, &l, 0, c, NULL);
     if (hint != NULL)
@@ -280,7 +296,7 @@ extern "C" hive_status hive_dict_enqueue(hive_dict *d, const hive_batch *b, uint
     /* No full bits (they would need memory of the call's own, and a batch
      * small enough to be asynchronous seldom defers enough keys for them). */
     batch_launch l = {kernel, defers ? k->deferred : NULL, defers ? k->deferred_deep : NULL, d, d->lanes,
-                      blocks_per_sm_cap(d, kernel, bulk_insert), s, b, NULL};
+                      blocks_per_sm_cap(d, kernel, bulk_insert), grid_waves(d, kernel), s, b, NULL};
     HIVE_TRY(launch_batch(&l, status));
     if (kernel != k->find) {
         hive_add_unsettled_kernel<<<1, 32, 0, s>>>(status, d->unsettled);
@@ -308,7 +324,7 @@ extern "C" hive_status hive_dict_settle(hive_dict *d, hive_batch_outcome *out)
 extern "C" hive_status hive_dict_retry_full(hive_dict *d, const hive_batch *b, hive_batch_outcome *out,
                                             hive_stream stream)
 {
-    batch_launch l = {d->kernels->retry, NULL, NULL, d, 1, 1 << 30, (cudaStream_t)stream, b, NULL};
+    batch_launch l = {d->kernels->retry, NULL, NULL, d, 1, 1 << 30, 1, (cudaStream_t)stream, b, NULL};
     uint64_t c[HIVE_CTR_COUNT];
     HIVE_TRY(with_counters(d, (cudaStream_t)stream, "hive batch retry (CUDA)", launch_batch, &l, 0, c, NULL));
     outcome_of(c, out);

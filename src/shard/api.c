@@ -327,7 +327,7 @@ static hive_status move_and_run(hive_shard *s, const shard_call *c, const shard_
     /* The host waits for the scatter, so that the forward exchange's kernel
      * reaches an idle GPU ahead of the owner's batch: enqueued together
      * behind the scatter, the batch's blocks took the SMs first and the
-     * exchange ran at half speed. */
+     * exchange took up to twice as long. */
     SHARD_TRY(shard_cuda(cudaEventSynchronize(s->events[EV_ROUTED]), c->name, "cudaEventSynchronize"));
     SHARD_TRY(record(s, EV_FORWARD, x, c->name));
     SHARD_TRY(shard_exchange(s, plan, forward, forwarded, 0, 0, 1, c->name));

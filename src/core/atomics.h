@@ -214,9 +214,39 @@ HIVE_PROTO void hive_store64(uint64_t *p, uint64_t v) { __atomic_store_n(p, v, _
  * standalone fences, sees exactly the synchronisation the code relies on). */
 HIVE_PROTO void hive_fence(void) {}
 
-/* KV64 slots: 16-byte atomics (cmpxchg16b through libatomic on x86-64). */
+/* KV64 slots: 16-byte atomics through libatomic (cmpxchg16b on x86-64),
+ * except for the loads of an x86-64 processor with AVX.  Intel (SDM vol. 3A,
+ * 9.1.1) and AMD (APM vol. 2, 7.3.2) guarantee that an aligned 16-byte SSE
+ * load of cacheable memory is atomic on every processor that reports AVX, as
+ * GCC 13's libatomic and LLVM rely on.  GCC 12's libatomic loads with lock
+ * cmpxchg16b, a write that takes the line exclusive: a KV64 find on the CPU
+ * spent most of its time there.  A load on x86 is an acquire; the asm's
+ * memory clobber keeps the compiler from moving accesses across it.
+ * ThreadSanitizer models only its own atomics, so its builds keep
+ * libatomic's. */
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define HIVE_TSAN 1
+#endif
+#endif
+#if defined(__SANITIZE_THREAD__)
+#define HIVE_TSAN 1
+#endif
+#if defined(__x86_64__) && !defined(HIVE_TSAN)
+#include <emmintrin.h>
+#define HIVE_SSE_LOAD128 1
+#endif
+
 HIVE_PROTO hive_u128 hive_load128(const hive_u128 *p)
 {
+#ifdef HIVE_SSE_LOAD128
+    if (__builtin_cpu_supports("avx") && (__builtin_cpu_is("intel") || __builtin_cpu_is("amd"))) {
+        __m128i v;
+        __asm__ volatile("movdqa %1, %0" : "=x"(v) : "m"(*(const __m128i *)p) : "memory");
+        uint64_t lo = (uint64_t)_mm_cvtsi128_si64(v), hi = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(v, v));
+        return ((hive_u128)hi << 64) | lo;
+    }
+#endif
     hive_u128 v;
     __atomic_load((hive_u128 *)p, &v, __ATOMIC_ACQUIRE);
     return v;

@@ -222,17 +222,17 @@ HIVE_PROTO void hive_fence(void) {}
  * cmpxchg16b, a write that takes the line exclusive: a KV64 find on the CPU
  * spent most of its time there.  A load on x86 is an acquire; the asm's
  * memory clobber keeps the compiler from moving accesses across it.
- * ThreadSanitizer models only its own atomics, so its builds keep
- * libatomic's. */
+ * Sanitizer builds keep libatomic's loads: ThreadSanitizer models only its
+ * own atomics, and AddressSanitizer checks no access made in asm. */
 #if defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define HIVE_TSAN 1
+#if __has_feature(thread_sanitizer) || __has_feature(address_sanitizer)
+#define HIVE_SANITIZED 1
 #endif
 #endif
-#if defined(__SANITIZE_THREAD__)
-#define HIVE_TSAN 1
+#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
+#define HIVE_SANITIZED 1
 #endif
-#if defined(__x86_64__) && !defined(HIVE_TSAN)
+#if defined(__x86_64__) && !defined(HIVE_SANITIZED)
 #include <emmintrin.h>
 #define HIVE_SSE_LOAD128 1
 #endif

@@ -425,7 +425,10 @@ HIVE_API hive_status hive_erase(hive_table *table, uint64_t n, const void *keys,
  * returns HIVE_ERROR_INVALID_ARGUMENT having done nothing.  combine applies to HIVE_OP_UPSERT.  results: (n)
  * hive_result or NULL.  An element whose op code is outside hive_op is skipped
  * (result HIVE_RESULT_NONE) while the others run, and the call then returns
- * HIVE_ERROR_INVALID_ARGUMENT. */
+ * HIVE_ERROR_INVALID_ARGUMENT.  Grows the table first, as hive_insert does,
+ * only when the size after the batch could pass max_load_factor: its erases
+ * of present keys make room for its new keys, so that churn at the bound
+ * (as many keys erased as inserted) keeps the table's size. */
 HIVE_API hive_status hive_apply(hive_table *table, uint64_t n, const uint8_t *ops, const void *keys,
                                 void *values, hive_combine combine, uint8_t *results, hive_stream stream);
 

@@ -145,9 +145,10 @@ typedef struct hive_backend_ops {
      * (HIVE_OP_INSERT or HIVE_OP_UPSERT): how much room the batch can need. */
     hive_status (*count_inserts)(void *impl, const hive_request *r, uint64_t *count,
                                  hive_stream stream);
-    /* Number of elements of r that may store a new key: insert-type elements
-     * (all of a uniform UPSERT batch) whose key is not reserved and not in
-     * the table now.  A key repeated in the batch counts each time. */
+    /* How many keys r may add, net: its insert-type elements (all of a
+     * uniform UPSERT batch) whose key is not reserved and not in the table
+     * now, less its erase elements whose key is in the table now (0 if
+     * those are more).  A key repeated in the batch counts each time. */
     hive_status (*count_new)(void *impl, const hive_request *r, uint64_t *count,
                              hive_stream stream);
     hive_status (*clear)(void *impl, hive_stream stream);

@@ -358,8 +358,12 @@ hive_status hive_policy_run(hive_table *t, const hive_request *request, int may_
     if (s == HIVE_SUCCESS && hive_request_may_insert(&r)) {
         /* How many keys the batch may add: every element, or every
          * insert-type one (a cheap pass over the op codes); and, where that
-         * would grow the table, the ones whose key is absent now (a pass of
-         * finds), so that updates of present keys never grow it. */
+         * would grow the table, the ones whose key is absent now less the
+         * erases of present keys (a pass of finds), so that updates of
+         * present keys never grow it, nor does churn that keeps the size: the
+         * size after the batch decides.  Within the batch the load may pass
+         * the bound by what its erases free; an insert that then finds no
+         * room is run again after growth (retry_full). */
         uint64_t incoming = r.n;
         uint64_t limit = (uint64_t)(t->config.max_load_factor * (double)hive_policy_capacity(t));
         uint64_t size = __atomic_load_n(&t->size, __ATOMIC_SEQ_CST);

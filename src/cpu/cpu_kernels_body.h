@@ -101,15 +101,19 @@ static uint64_t K_SUFFIX(count_new_range)(const hive_view *v, uint32_t S, const 
                                           uint64_t begin, uint64_t end)
 {
     const K_KEY *keys = b->keys;
-    uint64_t count = 0;
+    uint64_t added = 0, erased = 0;
     for (uint64_t i = begin; i < end; i++) {
         unsigned op = b->ops ? b->ops[i] : (unsigned)b->op;
+        int inserts = op == HIVE_OP_INSERT || op == HIVE_OP_UPSERT;
+        if ((!inserts && op != HIVE_OP_ERASE) || K_RESERVED(keys[i]))
+            continue;
         K_VAL val;
-        count += (op == HIVE_OP_INSERT || op == HIVE_OP_UPSERT) && !K_RESERVED(keys[i]) &&
-                 K_SUFFIX(hive_find_hashed)(v, S, keys[i], K_SUFFIX(hive_hash1)(v, keys[i]),
-                                            K_SUFFIX(hive_hash2)(v, keys[i]), &val) != HIVE_R_FOUND;
+        int found = K_SUFFIX(hive_find_hashed)(v, S, keys[i], K_SUFFIX(hive_hash1)(v, keys[i]),
+                                               K_SUFFIX(hive_hash2)(v, keys[i]), &val) == HIVE_R_FOUND;
+        added += inserts && !found;
+        erased += !inserts && found;
     }
-    return count;
+    return added > erased ? added - erased : 0;
 }
 
 /* One resize op (designs/hive/resize_body.h) over [begin, end); returns the sum of

@@ -224,9 +224,10 @@ static __device__ __forceinline__ void K_SUFFIX(hive_resize_pass)(int op, hive_v
 
 /* Counts the elements of b that may store a new key (the backend's
  * count_new): insert-type elements whose key is not reserved and is not in
- * the table now, with one thread's find per key (tiles share the bucket
- * layout, so every geometry of a width uses this).  The sum goes to
- * counters[HIVE_CTR_INSERTED]. */
+ * the table now, into counters[HIVE_CTR_INSERTED], and the erase elements
+ * whose key is in it, into counters[HIVE_CTR_ERASED]; one thread's find per
+ * key (tiles share the bucket layout, so every geometry of a width uses
+ * this). */
 __global__ void __launch_bounds__(HIVE_THREADS) K_SUFFIX(hive_count_new)(hive_view v, uint32_t S, hive_batch b,
                                                                          uint64_t *counters)
 {
@@ -235,8 +236,12 @@ __global__ void __launch_bounds__(HIVE_THREADS) K_SUFFIX(hive_count_new)(hive_vi
     for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < b.n; i += stride) {
         int op = b.ops != NULL ? (int)b.ops[i] : (int)b.op;
         K_KEY key = ((const K_KEY *)b.keys)[i], value;
-        if ((op == HIVE_OP_INSERT || op == HIVE_OP_UPSERT) && !K_RESERVED(key))
-            t.c[HIVE_CTR_INSERTED] += K_SUFFIX(hive_find)(&v, S, key, &value) != HIVE_R_FOUND;
+        int inserts = op == HIVE_OP_INSERT || op == HIVE_OP_UPSERT;
+        if ((inserts || op == HIVE_OP_ERASE) && !K_RESERVED(key)) {
+            int found = K_SUFFIX(hive_find)(&v, S, key, &value) == HIVE_R_FOUND;
+            t.c[HIVE_CTR_INSERTED] += inserts && !found;
+            t.c[HIVE_CTR_ERASED] += !inserts && found;
+        }
     }
     hive_tally_flush(&t, counters);
 }

@@ -196,9 +196,101 @@ static void insert_count(const ht_target *t, const ct_param *p)
     count_case(t, p, &rng, 4, last_only, 1, "one insert, last");
 }
 
+/* Churn at the limit: a table at max_load_factor 0.5 holding exactly its
+ * limit, and one batch of `erases` erases of held keys, `inserts` inserts of
+ * new keys and as many finds of keys that stay, interleaved.  The size after
+ * the batch decides growth: none while the erases make room for the inserts,
+ * growth for one insert more.  Checks every result, the size, and every key
+ * held before and inserted by a find afterwards. */
+static void churn_case(const ht_target *t, const ct_param *p, ht_rng *rng, size_t extra, int expect_growth)
+{
+    ct_param half = *p;
+    half.max_load_factor = 0.5;
+    half.min_load_factor = 0.0;
+    hive_config c;
+    hive_table *table = ct_open(t, "apply (churn)", &half, 8192, &c);
+    hive_stats st0, st1;
+    HT_MUST(hive_stats_get(table, &st0));
+    size_t held = (size_t)(st0.capacity / 2), erases = held / 8, inserts = erases + extra;
+    size_t n = erases + inserts + erases;
+    uint64_t *keys = malloc((held + inserts) * sizeof *keys);
+    ht_unique_keys(t, rng, keys, held + inserts, NULL);
+    ht_batch b;
+    ht_batch_init(&b, t, held + inserts > n ? held + inserts : n);
+    ct_fill(t, &b, keys, held, rng);
+    HT_MUST(hive_insert(table, held, b.keys, b.values, HIVE_COMBINE_ASSIGN, NULL, b.stream));
+    uint64_t *held_values = malloc(held * sizeof *held_values);
+    for (size_t i = 0; i < held; i++)
+        held_values[i] = ht_get(t, b.values, i);
+    /* Element 3j erases held key j, 3j+1 inserts new key j, 3j+2 finds held
+     * key erases + j, which stays; the extra inserts come last. */
+    size_t at = 0;
+    for (size_t j = 0; j < inserts; j++) {
+        if (j < erases) {
+            b.ops[at] = HIVE_OP_ERASE;
+            ht_put(t, b.keys, at++, keys[j]);
+        }
+        b.ops[at] = HIVE_OP_INSERT;
+        ht_put(t, b.values, at, ht_random_value(t, rng));
+        ht_put(t, b.keys, at++, keys[held + j]);
+        if (j < erases) {
+            b.ops[at] = HIVE_OP_FIND;
+            ht_put(t, b.keys, at++, keys[erases + j]);
+        }
+    }
+    uint64_t *new_values = malloc(inserts * sizeof *new_values);
+    for (size_t i = 0, j = 0; i < n; i++)
+        if (b.ops[i] == HIVE_OP_INSERT)
+            new_values[j++] = ht_get(t, b.values, i);
+    ht_batch_poison_flags(&b);
+    HT_CHECK_STATUS(hive_apply(table, n, b.ops, b.keys, b.values, HIVE_COMBINE_KEEP, b.results, b.stream),
+                    HIVE_SUCCESS, "churn: apply of %zu erases and %zu inserts into %zu keys", erases, inserts,
+                    held);
+    size_t bad = 0;
+    for (size_t i = 0, j = 0; i < n; i++) {
+        int op = b.ops[i];
+        bad += b.results[i] != (op == HIVE_OP_ERASE    ? HIVE_RESULT_ERASED
+                                : op == HIVE_OP_INSERT ? HIVE_RESULT_INSERTED
+                                                       : HIVE_RESULT_FOUND);
+        if (op == HIVE_OP_FIND)
+            bad += ht_get(t, b.values, i) != held_values[erases + j++];
+    }
+    HT_CHECK_EQ(bad, 0, "churn: results (ERASED, INSERTED, FOUND with the held value)");
+    HT_MUST(hive_stats_get(table, &st1));
+    HT_CHECK_EQ(st1.size, held + extra, "churn: size");
+    HT_CHECK_EQ(st1.grows > st0.grows, expect_growth,
+                "churn: %zu keys held at the limit, %zu erased and %zu inserted (capacity %llu -> %llu)", held,
+                erases, inserts, (unsigned long long)st0.capacity, (unsigned long long)st1.capacity);
+    /* Every key afterwards: erased ones absent, the others with their values. */
+    for (size_t i = 0; i < held + inserts; i++)
+        ht_put(t, b.keys, i, keys[i]);
+    HT_MUST(hive_find(table, held + inserts, b.keys, b.values, b.found, b.stream));
+    bad = 0;
+    for (size_t i = 0; i < held + inserts; i++) {
+        int want = i >= erases;
+        uint64_t value = i < held ? held_values[i] : new_values[i - held];
+        bad += b.found[i] != want || (want && ht_get(t, b.values, i) != value);
+    }
+    HT_CHECK_EQ(bad, 0, "churn: keys found afterwards (erased absent, the rest with their values)");
+    free(new_values);
+    free(held_values);
+    ht_batch_free(&b);
+    free(keys);
+    ht_close(table);
+}
+
+static void churn_count(const ht_target *t, const ct_param *p)
+{
+    ht_rng rng;
+    ht_rng_seed(&rng, p->seed * 1000 + 6);
+    churn_case(t, p, &rng, 0, 0);
+    churn_case(t, p, &rng, 1, 1);
+}
+
 void ct_suite_apply(const ht_target *t)
 {
     for (size_t i = 0; i < ct_param_count; i++)
         one_param(t, &ct_params[i]);
     insert_count(t, &ct_params[0]);
+    churn_count(t, &ct_params[0]);
 }

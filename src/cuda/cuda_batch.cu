@@ -392,7 +392,7 @@ extern "C" hive_status hive_dict_count_inserts(hive_dict *d, const hive_batch *b
     count_launch l = {grid, (cudaStream_t)stream, b};
     uint64_t c[HIVE_CTR_COUNT];
     HIVE_TRY(with_counters(d, (cudaStream_t)stream, "hive_apply (CUDA)", launch_count, &l, 0, c, NULL));
-    *count = c[HIVE_CTR_INSERTED] > c[HIVE_CTR_ERASED] ? c[HIVE_CTR_INSERTED] - c[HIVE_CTR_ERASED] : 0;
+    *count = c[HIVE_CTR_INSERTED];
     return HIVE_SUCCESS;
 }
 

@@ -124,6 +124,19 @@ static void one_param(const ht_target *t, const ct_param *p)
     ht_close(table);
 }
 
+/* A table of `suite` at max_load_factor 0.5 that never shrinks, its stats
+ * in *st: the limit is half its capacity. */
+static hive_table *open_at_half(const ht_target *t, const ct_param *p, const char *suite, hive_stats *st)
+{
+    ct_param half = *p;
+    half.max_load_factor = 0.5;
+    half.min_load_factor = 0.0;
+    hive_config c;
+    hive_table *table = ct_open(t, suite, &half, 8192, &c);
+    HT_MUST(hive_stats_get(table, st));
+    return table;
+}
+
 /* A table at max_load_factor 0.5 holding limit_quarters quarters of its
  * limit (capacity / 2) in new keys, and a batch of n
  * elements (n odd) whose op codes start 3 bytes into the batch's arrays: an
@@ -135,13 +148,8 @@ static void one_param(const ht_target *t, const ct_param *p)
 static void count_case(const ht_target *t, const ct_param *p, ht_rng *rng, int limit_quarters,
                        int (*insert_at)(size_t i, size_t n), int expect_growth, const char *where)
 {
-    ct_param half = *p;
-    half.max_load_factor = 0.5;
-    half.min_load_factor = 0.0;
-    hive_config c;
-    hive_table *table = ct_open(t, "apply (insert count)", &half, 8192, &c);
     hive_stats st0, st1;
-    HT_MUST(hive_stats_get(table, &st0));
+    hive_table *table = open_at_half(t, p, "apply (insert count)", &st0);
     size_t held = (size_t)(st0.capacity / 8 * limit_quarters);
     size_t n = (size_t)st0.capacity / 2 + 1;                    /* held + n is over it: a count */
     uint64_t *keys = malloc((held + n) * sizeof *keys);
@@ -204,13 +212,8 @@ static void insert_count(const ht_target *t, const ct_param *p)
  * held before and inserted by a find afterwards. */
 static void churn_case(const ht_target *t, const ct_param *p, ht_rng *rng, size_t extra, int expect_growth)
 {
-    ct_param half = *p;
-    half.max_load_factor = 0.5;
-    half.min_load_factor = 0.0;
-    hive_config c;
-    hive_table *table = ct_open(t, "apply (churn)", &half, 8192, &c);
     hive_stats st0, st1;
-    HT_MUST(hive_stats_get(table, &st0));
+    hive_table *table = open_at_half(t, p, "apply (churn)", &st0);
     size_t held = (size_t)(st0.capacity / 2), erases = held / 8, inserts = erases + extra;
     size_t n = erases + inserts + erases;
     uint64_t *keys = malloc((held + inserts) * sizeof *keys);

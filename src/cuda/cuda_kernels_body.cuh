@@ -160,10 +160,12 @@ static __device__ __forceinline__ void K_SUFFIX(hive_deferred_pass)(hive_view v,
 
 #if K_FULL_HINT
 /* Takes the full bits for the deferred kernels of a KV32 table
- * (hive_view.full_hint: one per bucket, in L2), from the last slot of every
- * bucket.  Their eviction search then reads from DRAM the room of a
- * candidate only where the bit says it may have one: about a third of them at
- * load 0.9.  The bits cost one read of the whole table in order, so they are
+ * (hive_view.full_hint: one per bucket, in L2): a bit is set where the
+ * bucket has no room for a pair moved into it (hive_has_room: no free slot
+ * nor TOMB; a batch that takes the bits only inserts, so no room appears
+ * where a bit is set).  Their eviction search then reads from DRAM the room
+ * of a candidate only where the bit says it may have one: about a third of
+ * them at load 0.9.  The bits cost one read of the whole table in order, so they are
  * taken only for a batch whose deferred keys would have read more at random:
  * at least one per HIVE_HINT_TABLE_BYTES_PER_KEY bytes of buckets.  KV64
  * tables never take them: their deferred launches gained less than the read
@@ -181,7 +183,7 @@ static __device__ __forceinline__ void K_SUFFIX(hive_full_hint_pass)(hive_view v
         uint64_t bk = w + lane;
         int full = 0;
         if (take && bk < buckets)
-            full = hive_slot_key32(hive_load64(v.slots + bk * S + S - 1)) < HIVE_K32_VACANT;
+            full = !hive_has_room_kv32_hive(v.slots + bk * S, S);
         uint32_t mask = __ballot_sync(0xffffffffu, full);
         if (lane == 0)
             ((uint32_t *)v.full_hint)[w >> 5] = mask;

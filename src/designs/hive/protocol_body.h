@@ -7,6 +7,12 @@
  * and, for this one, call these (designs/dispatch_body.h).  No include guard:
  * once per instantiation. */
 #define D_OP(name) HIVE_PASTE(P_SUFFIX(name), _hive)
+/* Whether eviction counts TOMBs as room (protocol.h, HIVE_ROOM_BYTES). */
+#if !defined(__CUDACC__) || (P_WORDS == 1 && !defined(P_TILE))
+#define D_ROOM_TOMBS 1
+#else
+#define D_ROOM_TOMBS 0
+#endif
 
 /* ---------------------------------------------------------------- find */
 
@@ -127,20 +133,68 @@ HIVE_PROTO int D_OP(hive_movable)(const hive_view *v, P_SLOT word, uint64_t b, u
     return *dest != b;
 }
 
+/* Whether a pair may be moved into `bucket` (its second bucket): its last
+ * slot is free (free slots are a suffix, R2), or, where D_ROOM_TOMBS, a
+ * slot is a TOMB. */
+HIVE_PROTO int D_OP(hive_has_room)(const P_SLOT *bucket, P_GEOM_PARAM)
+{
+#if D_ROOM_TOMBS && defined(__CUDACC__)
+    if (P_S * sizeof(P_SLOT) <= 32u) { /* one sector, two 16-byte loads */
+        int room = 0;
+        for (uint32_t i = 0; i < P_S; i += 2) {
+            P_SLOT a, b;
+            hive_load64x2(bucket + i, &a, &b);
+            room |= P_KEY_OF(a) >= P_VACANT || P_KEY_OF(a) == P_TOMB || P_KEY_OF(b) >= P_VACANT ||
+                    P_KEY_OF(b) == P_TOMB;
+        }
+        return room;
+    }
+#elif D_ROOM_TOMBS
+    if (P_S * sizeof(P_SLOT) <= HIVE_ROOM_BYTES) {
+        int room = 0;
+        for (uint32_t i = 0; i < P_S; i++) {
+            P_KEY key = P_KEY_OF(P_LOAD_ONE(bucket + i));
+            room |= key >= P_VACANT || key == P_TOMB;
+        }
+        return room;
+    }
+#endif
+    return P_KEY_OF(P_LOAD_ONE(bucket + P_S - 1)) >= P_VACANT;
+}
+
+/* The slot of a scanned bucket that a pair moved into it takes: a TOMB
+ * where D_ROOM_TOMBS (keeping the frontier for lock-free claims, R2, and
+ * for lookups that stop there, R4), else the frontier.  Returns 0 if it has
+ * neither. */
+HIVE_PROTO int D_OP(hive_room_slot)(const P_SUFFIX(hive_scan) * s, P_SLOT *bucket, P_SLOT **slot,
+                                    P_SLOT *word)
+{
+    if (D_ROOM_TOMBS && s->tomb >= 0) {
+        *slot = bucket + s->tomb;
+        *word = s->tomb_word;
+        return 1;
+    }
+    if (s->free < 0)
+        return 0;
+    *slot = bucket + s->free;
+    *word = s->word;
+    return 1;
+}
+
 /* The first pair of bucket b that may move (R5) to a second bucket with
- * room.  That bucket has room exactly when its last slot is free (free slots
- * are a suffix, R2), so one word per pair tells; the words of a group of
- * HIVE_NEAR_GROUP slots, then their rooms, are loaded before any is looked
- * at, so a bucket costs two round trips per group instead of two per pair.
+ * room (hive_has_room: a word, a sector or a cache line per pair tells); the
+ * words of a group of HIVE_NEAR_GROUP slots, then their rooms, are loaded
+ * before any is looked at, so a bucket costs two round trips per group
+ * instead of two per pair.
  * Returns 1 with the pair as seen (*victim) and its second bucket (*dest).
  * For a walk (`walk` not NULL) it also sets *walk to a movable pair whose
  * second bucket has no room (the first from slot `start` on, cyclically), and
  * *walk_dest to that bucket, to go on from; and *tomb to b's first TOMB, which
  * the pair moved into b may take; a link's slot is NULL where there is none.
  * With `own_room` not NULL, b itself may have room: then *own_room is 1,
- * *dest is b, and it returns 0 (no pair may leave a bucket with a free slot,
- * R4); b's last slot is read with the first group's words, not a round trip
- * before them. */
+ * *dest is b, and it returns 0 (the pair that led here takes it; no pair may
+ * leave a bucket with a free slot, R4); b's room is read with the first
+ * group's words, not a round trip before them. */
 HIVE_PROTO int D_OP(hive_movable_with_room)(const hive_view *v, P_GEOM_PARAM, uint64_t b,
                                             P_SUFFIX(hive_link) * victim, uint64_t *dest,
                                             uint32_t start, P_SUFFIX(hive_link) * walk,
@@ -155,7 +209,7 @@ HIVE_PROTO int D_OP(hive_movable_with_room)(const hive_view *v, P_GEOM_PARAM, ui
         tomb->slot = 0;
         tomb->word = 0;
     }
-    P_SLOT tail = own_room ? P_LOAD_ONE(bucket + P_S - 1) : 0;
+    int own = own_room && D_OP(hive_has_room)(bucket, P_GEOM_ARG);
 HIVE_NO_UNROLL
     for (uint32_t group = 0; group < P_S && !found; group += HIVE_NEAR_GROUP) {
         P_SLOT word[HIVE_NEAR_GROUP];
@@ -172,22 +226,21 @@ HIVE_UNROLL
         for (uint32_t j = 0; j < HIVE_NEAR_GROUP; j++)
             word[j] = P_LOAD_ONE(bucket + group + j);
 #endif
-        if (own_room && group == 0 && (*own_room = P_KEY_OF(tail) >= P_VACANT)) {
+        if (own_room && group == 0 && (*own_room = own)) {
             *dest = b;
             break;
         }
 HIVE_UNROLL
         for (uint32_t j = 0; j < HIVE_NEAR_GROUP; j++)
             movable[j] = D_OP(hive_movable)(v, word[j], b, &to[j]);
-        P_SLOT last[HIVE_NEAR_GROUP];
+        int room[HIVE_NEAR_GROUP];
 HIVE_UNROLL
         for (uint32_t j = 0; j < HIVE_NEAR_GROUP; j++)
-            last[j] = movable[j] && !P_HINTED_FULL(v, to[j])
-                          ? P_LOAD_ONE(P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, to[j], P_S) + P_S - 1)
-                          : P_MAKE(P_TOMB, 0);
+            room[j] = movable[j] && !P_HINTED_FULL(v, to[j]) &&
+                      D_OP(hive_has_room)(P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, to[j], P_S), P_GEOM_ARG);
 HIVE_UNROLL
         for (uint32_t j = HIVE_NEAR_GROUP; j-- > 0;) { /* the first with room wins */
-            if (P_KEY_OF(last[j]) >= P_VACANT) {
+            if (room[j]) {
                 victim->slot = bucket + group + j;
                 victim->word = word[j];
                 *dest = to[j];
@@ -250,10 +303,10 @@ HIVE_NO_UNROLL
         return 0;
     P_SLOT *dest_bucket = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, dest, P_S);
     P_SUFFIX(hive_scan) ds = P_SUFFIX(hive_scan_bucket)(dest_bucket, P_GEOM_ARG, P_KEY_OF(chain[depth - 1].word));
-    if (ds.match >= 0 || ds.free < 0)
+    P_SLOT *into = 0, into_word = 0;
+    if (ds.match >= 0 || !D_OP(hive_room_slot)(&ds, dest_bucket, &into, &into_word))
         return 0; /* stale, or the room was taken */
-    if (!P_SUFFIX(hive_apply_chain)(v, P_GEOM_ARG, chain, depth, dest_bucket + ds.free, ds.word, P_MAKE(k, val),
-                                held))
+    if (!P_SUFFIX(hive_apply_chain)(v, P_GEOM_ARG, chain, depth, into, into_word, P_MAKE(k, val), held))
         return 0;
     return depth;
 }
@@ -295,9 +348,10 @@ HIVE_PROTO int D_OP(hive_evict)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P_VAL
                 P_SLOT *dest_bucket = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, dest, P_S);
                 P_SUFFIX(hive_scan) ds = P_SUFFIX(hive_scan_bucket)(dest_bucket, P_GEOM_ARG,
                                                                     P_KEY_OF(chain[depth].word));
-                if (ds.match < 0 && ds.free >= 0 &&
-                    P_SUFFIX(hive_apply_chain)(v, P_GEOM_ARG, chain, (int)depth + 1, dest_bucket + ds.free,
-                                           ds.word, P_MAKE(k, val), held))
+                P_SLOT *into = 0, into_word = 0;
+                if (ds.match < 0 && D_OP(hive_room_slot)(&ds, dest_bucket, &into, &into_word) &&
+                    P_SUFFIX(hive_apply_chain)(v, P_GEOM_ARG, chain, (int)depth + 1, into, into_word,
+                                           P_MAKE(k, val), held))
                     return (int)depth + 1;
                 raced = 1; /* stale, or taken meanwhile: a fresh attempt */
                 break;
@@ -540,3 +594,4 @@ HIVE_PROTO int D_OP(hive_upsert)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P_VA
 #endif
 
 #undef D_OP
+#undef D_ROOM_TOMBS

@@ -151,10 +151,12 @@ HIVE_PROTO int D_OP(hive_has_room)(const P_SLOT *bucket, P_GEOM_PARAM)
     }
 #elif D_ROOM_TOMBS
     if (P_S * sizeof(P_SLOT) <= HIVE_ROOM_BYTES) {
+        /* The key words alone (a slot's first, little-endian): a room
+         * seen here is checked again by the scan before it is taken. */
         int room = 0;
         for (uint32_t i = 0; i < P_S; i++) {
-            P_KEY key = P_KEY_OF(P_LOAD_ONE(bucket + i));
-            room |= key >= P_VACANT || key == P_TOMB;
+            P_KEY key = __atomic_load_n((const P_KEY *)(bucket + i), __ATOMIC_RELAXED);
+            room |= (key >= P_VACANT) | (key == P_TOMB);
         }
         return room;
     }
@@ -234,10 +236,21 @@ HIVE_UNROLL
         for (uint32_t j = 0; j < HIVE_NEAR_GROUP; j++)
             movable[j] = D_OP(hive_movable)(v, word[j], b, &to[j]);
         int room[HIVE_NEAR_GROUP];
+        P_SLOT *into[HIVE_NEAR_GROUP];
+HIVE_UNROLL
+        for (uint32_t j = 0; j < HIVE_NEAR_GROUP; j++) {
+            into[j] = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, to[j], P_S);
+            room[j] = movable[j] && !P_HINTED_FULL(v, to[j]);
+#ifndef __CUDACC__
+            /* Every room's line in flight before the first is looked at:
+             * the host's look at a whole bucket branches on its words. */
+            if (room[j])
+                __builtin_prefetch(into[j] + P_S - 1);
+#endif
+        }
 HIVE_UNROLL
         for (uint32_t j = 0; j < HIVE_NEAR_GROUP; j++)
-            room[j] = movable[j] && !P_HINTED_FULL(v, to[j]) &&
-                      D_OP(hive_has_room)(P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, to[j], P_S), P_GEOM_ARG);
+            room[j] = room[j] && D_OP(hive_has_room)(into[j], P_GEOM_ARG);
 HIVE_UNROLL
         for (uint32_t j = HIVE_NEAR_GROUP; j-- > 0;) { /* the first with room wins */
             if (room[j]) {

@@ -367,6 +367,7 @@ hive_status hive_policy_run(hive_table *t, const hive_request *request, int may_
         uint64_t incoming = r.n;
         uint64_t limit = (uint64_t)(t->config.max_load_factor * (double)hive_policy_capacity(t));
         uint64_t size = __atomic_load_n(&t->size, __ATOMIC_SEQ_CST);
+        r.size = size; /* count_new's prefetching reads it */
         if (r.ops != NULL && size + incoming > limit)
             s = t->ops->count_inserts(t->impl, &r, &incoming, stream);
         if (s == HIVE_SUCCESS && size + incoming > limit)

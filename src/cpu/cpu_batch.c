@@ -25,7 +25,19 @@ typedef struct run_job {
     uint64_t chunk;
     uint64_t next;            /* first key of the next unclaimed chunk (__atomic) */
     hive_batch_outcome total; /* summed by the threads (__atomic) */
+    int64_t net;              /* count_new's, summed likewise */
 } run_job;
+
+/* Claims the next chunk of the batch: 0 once none is left. */
+static int claim_chunk(run_job *job, uint64_t *begin, uint64_t *end)
+{
+    uint64_t n = job->b->n;
+    *begin = __atomic_fetch_add(&job->next, job->chunk, __ATOMIC_RELAXED);
+    if (*begin >= n)
+        return 0;
+    *end = n - *begin < job->chunk ? n : *begin + job->chunk;
+    return 1;
+}
 
 static void add_relaxed(uint64_t *p, uint64_t d)
 {
@@ -36,16 +48,11 @@ static void add_relaxed(uint64_t *p, uint64_t d)
 static void run_task(void *arg)
 {
     run_job *job = arg;
-    uint64_t n = job->b->n;
     hive_cpu_tally tally;
     memset(&tally, 0, sizeof tally);
-    for (;;) {
-        uint64_t begin = __atomic_fetch_add(&job->next, job->chunk, __ATOMIC_RELAXED);
-        if (begin >= n)
-            break;
-        uint64_t end = n - begin < job->chunk ? n : begin + job->chunk;
+    uint64_t begin, end;
+    while (claim_chunk(job, &begin, &end))
         job->kernels->run_range(&job->view, job->S, job->second, job->b, begin, end, &tally);
-    }
     add_relaxed(&job->total.inserted, tally.out.inserted);
     add_relaxed(&job->total.erased, tally.out.erased);
     add_relaxed(&job->total.reserved, tally.out.reserved);
@@ -54,6 +61,32 @@ static void run_task(void *arg)
     for (int s = 0; s < 4; s++)
         add_relaxed(&job->total.steps[s], tally.steps[s]);
     add_relaxed(&job->total.evictions, tally.evictions);
+}
+
+static void count_task(void *arg)
+{
+    run_job *job = arg;
+    int64_t net = 0;
+    uint64_t begin, end;
+    while (claim_chunk(job, &begin, &end))
+        net += job->kernels->count_new_range(&job->view, job->S, job->second, job->b, begin, end);
+    __atomic_fetch_add(&job->net, net, __ATOMIC_RELAXED);
+}
+
+/* Runs `task` over the batch of `job`: on the table's threads in chunks, or
+ * on this one for a small batch. */
+static void run_chunks(hive_cpu_table *ct, run_job *job, void (*task)(void *))
+{
+    uint32_t width = hive_cpu_pool_width(ct->pool);
+    uint64_t n = job->b->n;
+    if (n < HIVE_CPU_PARALLEL_MIN || width == 1) {
+        job->chunk = n;
+        task(job);
+    } else {
+        uint64_t chunk = n / ((uint64_t)width * CHUNKS_PER_THREAD);
+        job->chunk = chunk < MIN_CHUNK ? MIN_CHUNK : chunk;
+        hive_cpu_pool_run(ct->pool, task, job);
+    }
 }
 
 /* A thread's tally as a batch outcome. */
@@ -112,15 +145,7 @@ hive_status hive_cpu_run(void *impl, const hive_request *r, hive_batch_scratch *
         reach += b.n; /* as if every element inserted */
     job.second = hive_cpu_prefetch_second(reach, ct->store.buckets * ct->S);
     job.b = &b;
-    uint32_t width = hive_cpu_pool_width(ct->pool);
-    if (b.n < HIVE_CPU_PARALLEL_MIN || width == 1) {
-        job.chunk = b.n;
-        run_task(&job);
-    } else {
-        uint64_t chunk = b.n / ((uint64_t)width * CHUNKS_PER_THREAD);
-        job.chunk = chunk < MIN_CHUNK ? MIN_CHUNK : chunk;
-        hive_cpu_pool_run(ct->pool, run_task, &job);
-    }
+    run_chunks(ct, &job, run_task);
     *outcome = job.total;
     return HIVE_SUCCESS;
 }
@@ -142,9 +167,16 @@ hive_status hive_cpu_count_new(void *impl, const hive_request *r, uint64_t *coun
 {
     (void)stream;
     hive_cpu_table *ct = impl;
-    hive_view view = hive_cpu_view(ct, &ct->store);
     hive_batch b = hive_batch_of(r, NULL);
-    *count = ct->kernels->count_new_range(&view, ct->S, &b, 0, b.n);
+    run_job job;
+    memset(&job, 0, sizeof job);
+    job.kernels = ct->kernels;
+    job.view = hive_cpu_view(ct, &ct->store);
+    job.S = ct->S;
+    job.second = hive_cpu_prefetch_second(r->size, ct->store.buckets * ct->S);
+    job.b = &b;
+    run_chunks(ct, &job, count_task);
+    *count = job.net > 0 ? (uint64_t)job.net : 0;
     return HIVE_SUCCESS;
 }
 

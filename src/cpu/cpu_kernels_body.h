@@ -97,23 +97,50 @@ static void K_SUFFIX(run_range)(const hive_view *v, uint32_t S, int second, cons
     }
 }
 
-static uint64_t K_SUFFIX(count_new_range)(const hive_view *v, uint32_t S, const hive_batch *b,
-                                          uint64_t begin, uint64_t end)
+/* Whether element i of a batch counts for count_new_range: an insert-type
+ * or erase element whose key is not reserved. */
+static inline int K_SUFFIX(counts_new)(const hive_batch *b, uint64_t i)
+{
+    unsigned op = b->ops ? b->ops[i] : (unsigned)b->op;
+    return (op == HIVE_OP_INSERT || op == HIVE_OP_UPSERT || op == HIVE_OP_ERASE) &&
+           !K_RESERVED(((const K_KEY *)b->keys)[i]);
+}
+
+/* A lookup of each element that counts (counts_new), their buckets
+ * prefetched K_PREFETCH_AHEAD of them ahead as run_range does; the finds of a
+ * mixed batch are skipped, not prefetched. */
+static int64_t K_SUFFIX(count_new_range)(const hive_view *v, uint32_t S, int second, const hive_batch *b,
+                                         uint64_t begin, uint64_t end)
 {
     const K_KEY *keys = b->keys;
-    uint64_t added = 0, erased = 0;
-    for (uint64_t i = begin; i < end; i++) {
-        unsigned op = b->ops ? b->ops[i] : (unsigned)b->op;
-        int inserts = op == HIVE_OP_INSERT || op == HIVE_OP_UPSERT;
-        if ((!inserts && op != HIVE_OP_ERASE) || K_RESERVED(keys[i]))
-            continue;
+    const uint32_t design = v->design;
+    const uint16_t *tags = v->tags;
+    uint64_t at[K_RING];
+    uint32_t ring[K_RING][2];
+    uint64_t next = begin, head = 0, tail = 0;
+    int64_t net = 0;
+    for (;;) {
+        for (; next < end && tail - head < K_PREFETCH_AHEAD; next++) {
+            if (!K_SUFFIX(counts_new)(b, next))
+                continue;
+            uint32_t *h = ring[tail % K_RING];
+            h[0] = K_SUFFIX(hive_hash1)(v, keys[next]);
+            h[1] = K_SUFFIX(hive_hash2)(v, keys[next]);
+            K_SUFFIX(prefetch)(v, S, second, design, tags, h[0], h[1]);
+            at[tail++ % K_RING] = next;
+        }
+        if (head == tail)
+            return net;
+        uint64_t i = at[head % K_RING];
+        const uint32_t *h = ring[head++ % K_RING];
         K_VAL val;
-        int found = K_SUFFIX(hive_find_hashed)(v, S, keys[i], K_SUFFIX(hive_hash1)(v, keys[i]),
-                                               K_SUFFIX(hive_hash2)(v, keys[i]), &val) == HIVE_R_FOUND;
-        added += inserts && !found;
-        erased += !inserts && found;
+        int found = K_SUFFIX(hive_find_hashed)(v, S, keys[i], h[0], h[1], &val) == HIVE_R_FOUND;
+        unsigned op = b->ops ? b->ops[i] : (unsigned)b->op;
+        if (op == HIVE_OP_ERASE)
+            net -= found;
+        else
+            net += !found;
     }
-    return added > erased ? added - erased : 0;
 }
 
 /* One resize op (designs/hive/resize_body.h) over [begin, end); returns the sum of

@@ -51,9 +51,10 @@ typedef struct hive_cpu_kernels {
     void (*run_range)(const hive_view *v, uint32_t S, int second, const hive_batch *b,
                       uint64_t begin, uint64_t end, hive_cpu_tally *tally);
     /* Insert-type elements of [begin, end) whose key is not reserved and
-     * not in the table (backend.h's count_new). */
-    uint64_t (*count_new_range)(const hive_view *v, uint32_t S, const hive_batch *b, uint64_t begin,
-                                uint64_t end);
+     * not in the table, less erases of keys in it (backend.h's count_new;
+     * may be negative: the caller sums the ranges, then clamps at 0). */
+    int64_t (*count_new_range)(const hive_view *v, uint32_t S, int second, const hive_batch *b,
+                               uint64_t begin, uint64_t end);
     /* One resizing step over [begin, end) (cpu_kernels_body.h). */
     uint64_t (*resize_range)(hive_resize_op op, const hive_view *v, const hive_view *to, uint32_t S,
                              hive_index ix, uint64_t begin, uint64_t end);

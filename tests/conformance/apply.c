@@ -126,13 +126,14 @@ static void one_param(const ht_target *t, const ct_param *p)
 
 /* A table of `suite` at max_load_factor 0.5 that never shrinks, its stats
  * in *st: the limit is half its capacity. */
-static hive_table *open_at_half(const ht_target *t, const ct_param *p, const char *suite, hive_stats *st)
+static hive_table *open_at_half(const ht_target *t, const ct_param *p, const char *suite, uint64_t capacity,
+                                hive_stats *st)
 {
     ct_param half = *p;
     half.max_load_factor = 0.5;
     half.min_load_factor = 0.0;
     hive_config c;
-    hive_table *table = ct_open(t, suite, &half, 8192, &c);
+    hive_table *table = ct_open(t, suite, &half, capacity, &c);
     HT_MUST(hive_stats_get(table, st));
     return table;
 }
@@ -149,7 +150,7 @@ static void count_case(const ht_target *t, const ct_param *p, ht_rng *rng, int l
                        int (*insert_at)(size_t i, size_t n), int expect_growth, const char *where)
 {
     hive_stats st0, st1;
-    hive_table *table = open_at_half(t, p, "apply (insert count)", &st0);
+    hive_table *table = open_at_half(t, p, "apply (insert count)", 8192, &st0);
     size_t held = (size_t)(st0.capacity / 8 * limit_quarters);
     size_t n = (size_t)st0.capacity / 2 + 1;                    /* held + n is over it: a count */
     uint64_t *keys = malloc((held + n) * sizeof *keys);
@@ -210,10 +211,11 @@ static void insert_count(const ht_target *t, const ct_param *p)
  * the batch decides growth: none while the erases make room for the inserts,
  * growth for one insert more.  Checks every result, the size, and every key
  * held before and inserted by a find afterwards. */
-static void churn_case(const ht_target *t, const ct_param *p, ht_rng *rng, size_t extra, int expect_growth)
+static void churn_case(const ht_target *t, const ct_param *p, ht_rng *rng, size_t extra, int expect_growth,
+                       uint64_t capacity, int grouped)
 {
     hive_stats st0, st1;
-    hive_table *table = open_at_half(t, p, "apply (churn)", &st0);
+    hive_table *table = open_at_half(t, p, "apply (churn)", capacity, &st0);
     size_t held = (size_t)(st0.capacity / 2), erases = held / 8, inserts = erases + extra;
     size_t n = erases + inserts + erases;
     uint64_t *keys = malloc((held + inserts) * sizeof *keys);
@@ -225,21 +227,24 @@ static void churn_case(const ht_target *t, const ct_param *p, ht_rng *rng, size_
     uint64_t *held_values = malloc(held * sizeof *held_values);
     for (size_t i = 0; i < held; i++)
         held_values[i] = ht_get(t, b.values, i);
-    /* Element 3j erases held key j, 3j+1 inserts new key j, 3j+2 finds held
-     * key erases + j, which stays; the extra inserts come last. */
-    size_t at = 0;
+    /* Interleaved, element 3j erases held key j, 3j+1 inserts new key j,
+     * 3j+2 finds held key erases + j, which stays, and the extra inserts
+     * come last; grouped, the erases come first, then the inserts, then the
+     * finds (the threads of a CPU table then count chunks of erases alone:
+     * their sum, not each chunk, is clamped at 0). */
     for (size_t j = 0; j < inserts; j++) {
-        if (j < erases) {
-            b.ops[at] = HIVE_OP_ERASE;
-            ht_put(t, b.keys, at++, keys[j]);
-        }
+        size_t at = grouped ? erases + j : j < erases ? 3 * j + 1 : 3 * erases + (j - erases);
         b.ops[at] = HIVE_OP_INSERT;
         ht_put(t, b.values, at, ht_random_value(t, rng));
-        ht_put(t, b.keys, at++, keys[held + j]);
-        if (j < erases) {
-            b.ops[at] = HIVE_OP_FIND;
-            ht_put(t, b.keys, at++, keys[erases + j]);
-        }
+        ht_put(t, b.keys, at, keys[held + j]);
+    }
+    for (size_t j = 0; j < erases; j++) {
+        size_t at = grouped ? j : 3 * j;
+        b.ops[at] = HIVE_OP_ERASE;
+        ht_put(t, b.keys, at, keys[j]);
+        at = grouped ? erases + inserts + j : 3 * j + 2;
+        b.ops[at] = HIVE_OP_FIND;
+        ht_put(t, b.keys, at, keys[erases + j]);
     }
     uint64_t *new_values = malloc(inserts * sizeof *new_values);
     for (size_t i = 0, j = 0; i < n; i++)
@@ -286,8 +291,11 @@ static void churn_count(const ht_target *t, const ct_param *p)
 {
     ht_rng rng;
     ht_rng_seed(&rng, p->seed * 1000 + 6);
-    churn_case(t, p, &rng, 0, 0);
-    churn_case(t, p, &rng, 1, 1);
+    churn_case(t, p, &rng, 0, 0, 8192, 0);
+    churn_case(t, p, &rng, 1, 1, 8192, 0);
+    /* Batches of about 40,000 elements, which a CPU table's threads split */
+    churn_case(t, p, &rng, 0, 0, 1u << 18, 1);
+    churn_case(t, p, &rng, 1, 1, 1u << 18, 1);
 }
 
 void ct_suite_apply(const ht_target *t)

@@ -75,14 +75,15 @@
  * docs/perf.md, "Eviction search"). */
 #define HIVE_NEAR_GROUP 2
 /* Room for a pair that eviction moves into its second bucket: a frontier
- * (the bucket's last slot free, R2), or a TOMB anywhere in it.  Erases leave
- * TOMBs, so in a table kept near its load bound by erases and inserts most
- * of the room is TOMBs, and a search for frontiers alone reads dozens of
- * buckets to find none.  TOMBs count where the whole bucket costs what its
- * last slot does: on the host, buckets of up to HIVE_ROOM_BYTES (the
- * adjacent-line prefetch brings the second of two lines); on the GPU, KV32
- * buckets of one sector.  A KV64 bucket there is two sectors, and its last
- * slot alone is read (protocol_body.h, D_ROOM_TOMBS). */
+ * (the bucket's last slot free, R2), or a TOMB in it.  Erases leave TOMBs,
+ * so in a table kept near its load bound by erases and inserts most of the
+ * room is TOMBs, and a search for frontiers alone reads dozens of buckets
+ * to find none.  TOMBs are looked for where they cost what the last slot
+ * does: on the host, in buckets of up to HIVE_ROOM_BYTES (the adjacent-line
+ * prefetch brings the second of two lines); on the GPU, in a KV32 bucket of
+ * one sector, and in the last sector of a KV64 bucket (its last two slots;
+ * reading both sectors cost fills 8-15%, docs/perf.md).  Tiles read the
+ * last slot alone (protocol_body.h, D_ROOM_TOMBS). */
 #define HIVE_ROOM_BYTES 128u
 /* Levels of the breadth-first eviction search (hive_evict_near) that an
  * insert's locked path runs: one move (a pair of b1 or b2 straight to its

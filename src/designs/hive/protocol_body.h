@@ -8,7 +8,7 @@
  * once per instantiation. */
 #define D_OP(name) HIVE_PASTE(P_SUFFIX(name), _hive)
 /* Whether eviction counts TOMBs as room (protocol.h, HIVE_ROOM_BYTES). */
-#if !defined(__CUDACC__) || (P_WORDS == 1 && !defined(P_TILE))
+#if !defined(__CUDACC__) || !defined(P_TILE)
 #define D_ROOM_TOMBS 1
 #else
 #define D_ROOM_TOMBS 0
@@ -138,10 +138,10 @@ HIVE_PROTO int D_OP(hive_room_key)(P_KEY key) { return (key >= P_VACANT) | (key 
 
 /* Whether a pair may be moved into `bucket` (its second bucket): its last
  * slot is free (free slots are a suffix, R2), or, where D_ROOM_TOMBS, a
- * slot is a TOMB. */
+ * slot is a TOMB (on the GPU, for KV64, one of the last sector's). */
 HIVE_PROTO int D_OP(hive_has_room)(const P_SLOT *bucket, P_GEOM_PARAM)
 {
-#if D_ROOM_TOMBS && defined(__CUDACC__)
+#if D_ROOM_TOMBS && defined(__CUDACC__) && P_WORDS == 1
     if (P_S * sizeof(P_SLOT) <= 32u) { /* one sector, two 16-byte loads */
         int room = 0;
         for (uint32_t i = 0; i < P_S; i += 2) {
@@ -150,6 +150,11 @@ HIVE_PROTO int D_OP(hive_has_room)(const P_SLOT *bucket, P_GEOM_PARAM)
             room |= D_OP(hive_room_key)(P_KEY_OF(a)) | D_OP(hive_room_key)(P_KEY_OF(b));
         }
         return room;
+    }
+#elif D_ROOM_TOMBS && defined(__CUDACC__)
+    if (P_S % 2u == 0) { /* the last sector's two slots: the frontier's sector, read anyway */
+        P_KEY a = P_KEY_OF(P_LOAD_ONE(bucket + P_S - 2)), b = P_KEY_OF(P_LOAD_ONE(bucket + P_S - 1));
+        return D_OP(hive_room_key)(a) | D_OP(hive_room_key)(b);
     }
 #elif D_ROOM_TOMBS
     if (P_S * sizeof(P_SLOT) <= HIVE_ROOM_BYTES) {

@@ -265,6 +265,18 @@ hive_status hive_compact(const hive_backend_ops *ops, void *impl, const hive_con
     return st;
 }
 
+hive_status hive_reclaim_tombs(const hive_backend_ops *ops, void *impl, const hive_config *config,
+                               hive_resize_state *state, hive_stream stream)
+{
+    resizer z = resizer_for(ops, impl, config, state, stream);
+    HIVE_TRY(refuse_if_broken(&z));
+    hive_resize_outcome o;
+    hive_status st = run_step(&z, HIVE_RESIZE_PACK, shape_of(&z).ix, 0, shape_of(&z).buckets, &o);
+    if (st != HIVE_SUCCESS && recover(&z) != HIVE_SUCCESS)
+        st = HIVE_ERROR_CUDA;
+    return st;
+}
+
 int hive_stash_is_oversized(const hive_config *config, uint64_t buckets, uint64_t stash_buckets,
                             uint64_t live)
 {

@@ -39,6 +39,14 @@ hive_status hive_resize(const hive_backend_ops *ops, void *impl, const hive_conf
 hive_status hive_compact(const hive_backend_ops *ops, void *impl, const hive_config *config,
                          hive_resize_state *state, hive_stream stream);
 
+/* The tombstones of every bucket back to free slots, in one pass over the
+ * buckets: no pair moves, and free slots stay VACANT in buckets that have
+ * been full (core/slot_body.h, hive_pack_free).  For a table whose erases
+ * and inserts keep its size, where hive_compact's reflow, marks and stash
+ * drain would cost several times as much.  Errors as hive_compact. */
+hive_status hive_reclaim_tombs(const hive_backend_ops *ops, void *impl, const hive_config *config,
+                               hive_resize_state *state, hive_stream stream);
+
 /* Whether a stash of `stash_buckets` holding `live` pairs in a table of
  * `buckets` buckets is twice what they need (core/resize_plan.h's one rule:
  * enlarged for crowded keys, then emptied by erases); live = 0 asks whether

@@ -22,12 +22,27 @@ uint64_t hive_policy_capacity(const hive_table *t) { return shape_of(t).buckets 
  * for writing. */
 static hive_status resize_to(hive_table *t, uint64_t slots, hive_stream stream)
 {
-    return hive_resize(t->ops, t->impl, &t->config, &t->resized, slots, stream);
+    hive_status s = hive_resize(t->ops, t->impl, &t->config, &t->resized, slots, stream);
+    if (s == HIVE_SUCCESS) /* its tidying turned the tombstones into free slots */
+        __atomic_store_n(&t->erased_since_tidy, 0, __ATOMIC_SEQ_CST);
+    return s;
 }
 
 static hive_status compact(hive_table *t, hive_stream stream)
 {
-    return hive_compact(t->ops, t->impl, &t->config, &t->resized, stream);
+    hive_status s = hive_compact(t->ops, t->impl, &t->config, &t->resized, stream);
+    if (s == HIVE_SUCCESS)
+        __atomic_store_n(&t->erased_since_tidy, 0, __ATOMIC_SEQ_CST);
+    return s;
+}
+
+/* Churn relief (below): tombstones back to free slots, nothing moved. */
+static hive_status reclaim_tombs(hive_table *t, hive_stream stream)
+{
+    hive_status s = hive_reclaim_tombs(t->ops, t->impl, &t->config, &t->resized, stream);
+    if (s == HIVE_SUCCESS)
+        __atomic_store_n(&t->erased_since_tidy, 0, __ATOMIC_SEQ_CST);
+    return s;
 }
 
 /* max_load_factor, or less where the table's design cannot hold that many
@@ -176,6 +191,44 @@ static hive_status relieve_stash(hive_table *t, hive_stream stream)
     return s;
 }
 
+/* Churn: erases leave tombstones, which only an insert's locked path
+ * reuses, while lock-free inserts take the free slots, which never come back
+ * between resizes (docs/design.md R2).  A table that erases and inserts at a
+ * steady size thus runs out of free slots, and its inserts take the locked
+ * path (a tombstone, an eviction or the stash) ever more often.  Turning the
+ * tombstones back into free slots (hive_reclaim_tombs) costs a pass over the
+ * buckets, so it runs once the erases since the last tidying could have
+ * used up the table's room, and are at least HIVE_CHURN_SHARE of its slots,
+ * in the designs where it pays (designs/names.h; docs/perf.md, "Designs
+ * under churn"). */
+#define HIVE_CHURN_SHARE 16u /* 1/16 of the slots */
+
+static int churned(const hive_table *t)
+{
+    if (!hive_design_reclaims_tombs(t->config.design))
+        return 0;
+    uint64_t cap = hive_policy_capacity(t);
+    uint64_t size = __atomic_load_n(&t->size, __ATOMIC_SEQ_CST);
+    uint64_t erased = __atomic_load_n(&t->erased_since_tidy, __ATOMIC_SEQ_CST);
+    uint64_t room = cap > size ? cap - size : 0;
+    return erased >= cap / HIVE_CHURN_SHARE && erased > room;
+}
+
+/* Compacts a churned table before a batch that may insert, the batch that
+ * needs the free slots.  Called with no lock held. */
+static hive_status relieve_churn(hive_table *t, hive_stream stream)
+{
+    pthread_rwlock_rdlock(&t->resize_lock); /* the shape, which a resize changes */
+    int churn = churned(t);
+    pthread_rwlock_unlock(&t->resize_lock);
+    if (!churn)
+        return HIVE_SUCCESS;
+    pthread_rwlock_wrlock(&t->resize_lock);
+    hive_status s = churned(t) && !hive_policy_pinned(t) ? reclaim_tombs(t, stream) : HIVE_SUCCESS;
+    pthread_rwlock_unlock(&t->resize_lock);
+    return s;
+}
+
 /* After a batch, with the resize lock held for reading: whether its stash
  * needs relief, being crowded (over half full) or, enlarged for crowded keys
  * once, now twice what its pairs need (resize.c's rule; erases emptied it).
@@ -201,6 +254,7 @@ static void fold(hive_table *t, const hive_batch_outcome *o)
 {
     __atomic_fetch_add(&t->size, o->inserted, __ATOMIC_SEQ_CST);
     __atomic_fetch_sub(&t->size, o->erased, __ATOMIC_SEQ_CST);
+    __atomic_fetch_add(&t->erased_since_tidy, o->erased, __ATOMIC_SEQ_CST);
     for (int i = 0; i < 4; i++)
         __atomic_fetch_add(&t->insert_steps[i], o->steps[i], __ATOMIC_RELAXED);
     __atomic_fetch_add(&t->evictions, o->evictions, __ATOMIC_RELAXED);
@@ -237,15 +291,18 @@ static hive_status outcome_status(const hive_batch_outcome *o, int grow_failed, 
  * all full while the table as a whole is not.  In a table under half of
  * max_load_factor, rejected keys are crowded into a few buckets rather than
  * numerous: the first try compacts instead, which enlarges the stash for
- * them (relieve_stash), and only a second rejection doubles the table. */
+ * them (relieve_stash), and only a second rejection doubles the table.  So
+ * does the first try in a churned table, whose room is tombstones. */
 static hive_status retry_full(hive_table *t, const hive_request *r, hive_batch_scratch *scratch,
                               hive_batch_outcome *out, int *grow_failed, hive_stream stream)
 {
     for (int tries = 0; out->full > 0; tries++) {
         pthread_rwlock_wrlock(&t->resize_lock);
         uint64_t cap = hive_policy_capacity(t);
-        int sparse = tries == 0 && t->config.stash_fraction > 0 &&
-                      (double)__atomic_load_n(&t->size, __ATOMIC_SEQ_CST) < load_limit(t) / 2 * (double)cap;
+        int sparse = tries == 0 && ((t->config.stash_fraction > 0 &&
+                                     (double)__atomic_load_n(&t->size, __ATOMIC_SEQ_CST) <
+                                         load_limit(t) / 2 * (double)cap) ||
+                                    churned(t));
         int pinned = hive_policy_pinned(t);
         hive_status s = pinned                  ? HIVE_ERROR_TABLE_FULL
                         : sparse                ? compact(t, stream)
@@ -350,6 +407,8 @@ hive_status hive_policy_run(hive_table *t, const hive_request *request, int may_
     /* The size decides growth and shrinking: asynchronous work counts first. */
     if (may_erase || hive_request_may_insert(&r))
         HIVE_TRY(hive_policy_settle(t));
+    if (hive_request_may_insert(&r))
+        HIVE_TRY(relieve_churn(t, stream));
     /* Before anything runs: a batch that cannot have its scratch does nothing. */
     hive_batch_scratch *scratch = NULL;
     HIVE_TRY(t->ops->begin(t->impl, &r, &scratch, stream));
@@ -415,6 +474,7 @@ hive_status hive_policy_clear(hive_table *t, hive_stream stream)
     hive_batch_outcome gone = {0};
     HIVE_TRY(settle_locked(t, &gone));
     __atomic_store_n(&t->size, 0, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&t->erased_since_tidy, 0, __ATOMIC_SEQ_CST); /* every slot is free again */
     t->shrink_below = UINT64_MAX;
     /* A stash enlarged for crowded keys goes back to stash_fraction.  The
      * table is cleared either way: a compaction that fails leaves it

@@ -30,6 +30,8 @@ struct hive_table {
     uint64_t insert_steps[4], evictions; /* lifetime sums of batch outcomes, for hive_stats */
     uint64_t grows, shrinks, shrinks_undone;
     uint64_t shrink_below;        /* a shrink is tried only while size < this (hysteresis) */
+    uint64_t erased_since_tidy;   /* erases since the last resize or compaction: at most that many
+                                     tombstones in the buckets (policy.c, churn relief) */
     hive_resize_state resized;    /* the resize driver's (src/resize.c) */
     uint64_t calls;               /* calls inside the API on this table, for hive_destroy */
     /* Work the host did not wait for (asynchronous inserts and erases, user

@@ -139,6 +139,10 @@ HIVE_PROTO uint64_t D_OP(hive_resize_one)(int op, const hive_view *v, const hive
         P_SUFFIX(hive_compact_bucket)(v, P_GEOM_ARG, i);
         D_RETAG(v, i);
         return 0;
+    case HIVE_RESIZE_PACK:
+        P_SUFFIX(hive_pack_free)(v, P_GEOM_ARG, i);
+        D_RETAG(v, i);
+        return 0;
     case HIVE_RESIZE_MARK_STASH:
         D_OP(hive_mark_stash_slot)(v, stash + i);
         return 0;

@@ -27,7 +27,8 @@ typedef enum hive_resize_op {
     HIVE_RESIZE_MARK_STASH, /* stash slots: mark the buckets of stash pairs */
     HIVE_RESIZE_COMPACT, /* buckets: TOMBs back to free slots, EMPTY where R4 allows */
     HIVE_RESIZE_DRAIN,   /* stash slots: into buckets with room */
-    HIVE_RESIZE_RESTASH  /* stash slots: into a new stash */
+    HIVE_RESIZE_RESTASH, /* stash slots: into a new stash */
+    HIVE_RESIZE_PACK     /* buckets: TOMBs back to free slots, EMPTY in buckets that had one */
 } hive_resize_op;
 
 typedef struct hive_resize_step {

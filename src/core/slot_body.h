@@ -279,6 +279,18 @@ HIVE_PROTO void P_SUFFIX(hive_compact_bucket)(const hive_view *v, P_GEOM_PARAM, 
     P_SUFFIX(hive_fill_free)(bucket, P_GEOM_ARG, n, ended || !marked);
 }
 
+/* Compaction of one bucket without marks (a churned table's, between
+ * resizes): its TOMBs become free slots, EMPTY if it has an EMPTY slot (it
+ * has never been full since the last tidying, so no key of it is anywhere
+ * else: R4), else VACANT, as a marked bucket's. */
+HIVE_PROTO void P_SUFFIX(hive_pack_free)(const hive_view *v, P_GEOM_PARAM, uint64_t b)
+{
+    P_SLOT *bucket = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b, P_S);
+    int ended;
+    uint32_t n = P_SUFFIX(hive_pack_bucket)(bucket, P_GEOM_ARG, &ended);
+    P_SUFFIX(hive_fill_free)(bucket, P_GEOM_ARG, n, ended);
+}
+
 #endif
 
 #include "tag_body.h"

@@ -59,6 +59,25 @@ static inline hive_design hive_design_untagged(hive_design d)
     }
 }
 
+/* Whether a churned table of the design gets its tombstones back as free
+ * slots (api/policy.c, hive_reclaim_tombs).  Measured on the aging
+ * workload (H200, both widths; docs/perf.md, "Designs under churn"): the
+ * Hive design, double and p2 ran 3-27% faster, and cuckoo held its memory
+ * where it had doubled; the iceberg, chaining and the tagged designs ran
+ * 2-19% slower, so they keep their tombstones until a resize. */
+static inline int hive_design_reclaims_tombs(hive_design d)
+{
+    switch (d) {
+    case HIVE_DESIGN_HIVE:
+    case HIVE_DESIGN_DOUBLE:
+    case HIVE_DESIGN_P2:
+    case HIVE_DESIGN_CUCKOO:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 /* The load (keys per slot) up to which a design places all but about 1 key
  * in 400 in its buckets, leaving the rest to a stash of 1% of the slots that
  * is relieved once half full (api/policy.c): past it a table of that design

@@ -31,5 +31,6 @@ void ct_suite_table(const ht_target *t);
 void ct_suite_growth(const ht_target *t);
 void ct_suite_fill(const ht_target *t);
 void ct_suite_loadfactor(const ht_target *t);
+void ct_suite_aging(const ht_target *t);
 
 #endif

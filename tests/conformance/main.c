@@ -29,6 +29,7 @@ static const struct {
     {"insert", ct_suite_insert}, {"find", ct_suite_find},     {"erase", ct_suite_erase},
     {"apply", ct_suite_apply},   {"table", ct_suite_table},   {"growth", ct_suite_growth},
     {"fill", ct_suite_fill},     {"loadfactor", ct_suite_loadfactor},
+    {"aging", ct_suite_aging},
 };
 #define SUITES (sizeof suites / sizeof suites[0])
 
@@ -109,7 +110,7 @@ int main(int argc, char **argv)
 {
     static char name[160];
     const char *usage = "<cpu|cuda> <kv32|kv64> [--growth-keys N] [--geometry SxT] "
-                        "[--design NAME] [insert|find|erase|apply|table|growth|fill|loadfactor ...]";
+                        "[--design NAME] [insert|find|erase|apply|table|growth|fill|loadfactor|aging ...]";
     hive_design design = ht_take_design(&argc, argv, usage);
     if (!take_options(&argc, argv)) {
         fprintf(stderr, "usage: %s %s\n", argv[0], usage);

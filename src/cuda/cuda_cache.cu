@@ -108,8 +108,9 @@ typedef struct hive_cache_cuda {
     uint64_t *host_counters; /* pinned host, as many */
     uint64_t counter_busy;   /* bit i: block i in use (host atomics) */
     hive_allocator allocator; /* config.allocator: the device arrays' (alloc NULL: cudaMalloc) */
-    pthread_mutex_t defer_lock; /* held by the find that uses `defer` (others copy unsorted) */
-    deferred defer;             /* the lists of finds over host values, grown on demand */
+    pthread_mutex_t defer_lock; /* held by the call that uses `defer` (others go unsorted) */
+    deferred defer;             /* the lists of calls over host values (a find's slots, a writer's
+                                   order), grown on demand */
 } hive_cache_cuda;
 
 static uint64_t table_slots(const hive_cache_cuda *c) { return c->view.buckets * c->view.slots; }
@@ -437,12 +438,19 @@ static hive_cache_copy copy_geometry(uint32_t value_bytes, uint32_t value_type, 
 #define DEFER_MIN_KEYS (1u << 14)
 
 
-static int defers(const hive_cache_cuda *c, const hive_cache_batch *b)
+/* Whether a batch of n keys moves enough of enough host values to go in
+ * address order (the find's slot order, the writers' bucket order). */
+static int host_order_pays(const hive_cache_cuda *c, uint64_t n)
 {
     uint64_t host_bytes = (table_slots(c) - c->view.value_split) * c->view.value_bytes;
     uint64_t least = (uint64_t)hive_test_cache_defer((long long)HIVE_CACHE_DEFER_MIN_HOST_BYTES);
-    return b->op == HIVE_CACHE_FIND && b->values_out != NULL && c->host_values != NULL && b->n <= INT32_MAX &&
-           host_bytes >= least && (b->n >= DEFER_MIN_KEYS || least < HIVE_CACHE_DEFER_MIN_HOST_BYTES);
+    return c->host_values != NULL && n <= INT32_MAX && host_bytes >= least &&
+           (n >= DEFER_MIN_KEYS || least < HIVE_CACHE_DEFER_MIN_HOST_BYTES);
+}
+
+static int defers(const hive_cache_cuda *c, const hive_cache_batch *b)
+{
+    return b->op == HIVE_CACHE_FIND && b->values_out != NULL && host_order_pays(c, b->n);
 }
 
 static void deferred_close(const hive_cache_cuda *c, deferred *d)
@@ -510,6 +518,37 @@ static hive_status deferred_copy(const hive_cache_cuda *c, deferred *d, const hi
     return hive_cuda_status(cudaStreamSynchronize(s), call, "cudaStreamSynchronize");
 }
 
+/* ---------------------------------------------------------------- writers over host values */
+
+/* A writer that copies values in (upsert, find_or_insert, assign,
+ * assign_values, accum_or_assign) over host values takes its keys in the
+ * order of their first buckets: a key's value slot lies in its bucket (or
+ * the second one), so the values then go out in about address order, whose
+ * translations the GPU reuses, as the find's slot-order copy.  Unlike the
+ * find, a writer copies under the slot's lock, in its own kernel: only the
+ * order of the keys changes, which a batch leaves open (hive.h: repeats of a
+ * key apply in no particular order).  The order is the find's lists,
+ * sorted by bucket: one CUB sort of (bucket, position). */
+static int orders(const hive_cache_cuda *c, const hive_cache_batch *b)
+{
+    return b->values_in != NULL && b->op != HIVE_CACHE_FIND && host_order_pays(c, b->n);
+}
+
+static hive_status order_by_bucket(const hive_cache_cuda *c, deferred *d, const hive_cache_batch *b,
+                                   cudaStream_t s, const char *call, const uint64_t **order)
+{
+    hive_cache_bucket_order_kernel<<<grid_for(c, K_FIND, b->n), HIVE_CACHE_THREADS, 0, s>>>(
+        c->view, b->keys, b->n, d->slots[0], d->index[0]);
+    HIVE_TRY(launched(call));
+    int end_bit = 64 - __builtin_clzll(c->view.buckets | 1);
+    cub::DoubleBuffer<uint64_t> keys(d->slots[0], d->slots[1]), values(d->index[0], d->index[1]);
+    HIVE_TRY(hive_cuda_status(cub::DeviceRadixSort::SortPairs(d->temp, d->temp_bytes, keys, values, (int)b->n, 0,
+                                                              end_bit, s),
+                              call, "cub::DeviceRadixSort"));
+    *order = values.Current();
+    return HIVE_SUCCESS;
+}
+
 typedef struct batch_launch {
     hive_cache_batch_kernel kernel;
     int index;
@@ -558,9 +597,30 @@ static hive_status run_batch(hive_cache_cuda *c, const hive_cache_batch *b, uint
             l.copy.defer_count = c->defer.count;
         }
     }
+    /* Writers over host values: the lists, when free, give the order. */
+    hive_cache_batch ordered;
+    int order = !defer && orders(c, b) && pthread_mutex_trylock(&c->defer_lock) == 0;
+    if (order) {
+        st = deferred_reserve(c, b->n, s, call);
+        if (st == HIVE_ERROR_OUT_OF_MEMORY) { /* no room for the lists: the batch's own order */
+            pthread_mutex_unlock(&c->defer_lock);
+            hive_clear_error();
+            order = 0;
+            st = HIVE_SUCCESS;
+        } else if (st == HIVE_SUCCESS) {
+            ordered = *b;
+            st = order_by_bucket(c, &c->defer, b, s, call, &ordered.order);
+            l.batch = &ordered;
+        }
+    }
     uint64_t k[HIVE_CACHE_CTR_COUNT];
     if (st == HIVE_SUCCESS)
         st = with_counters(c, s, call, launch_batch, &l, k);
+    if (order) {
+        if (st != HIVE_SUCCESS) /* the lists may still be in use by what was queued */
+            (void)cudaStreamSynchronize(s);
+        pthread_mutex_unlock(&c->defer_lock);
+    }
     if (defer) {
         if (st == HIVE_SUCCESS)
             st = deferred_copy(c, &c->defer, b, &l.copy, s, call);

@@ -373,6 +373,19 @@ __global__ void __launch_bounds__(HIVE_CACHE_THREADS)
     }
 }
 
+/* Each key's first bucket and its position, for a writer's batch to be
+ * sorted into bucket order (cuda_cache.cu, "Writers over host values"). */
+__global__ void __launch_bounds__(HIVE_CACHE_THREADS)
+    hive_cache_bucket_order_kernel(hive_cache_view v, const uint64_t *keys, uint64_t n, uint64_t *buckets,
+                                   uint64_t *index)
+{
+    uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+        buckets[i] = hive_cache_place_of(keys[i], v.buckets, v.dual, v.seed).b1;
+        index[i] = i;
+    }
+}
+
 __global__ void __launch_bounds__(HIVE_CACHE_THREADS, HIVE_CACHE_READ_MIN_BLOCKS)
     hive_cache_contains_kernel(hive_cache_view v, hive_cache_batch b, hive_cache_copy g, uint64_t *counters)
 {
@@ -398,8 +411,9 @@ static __device__ __forceinline__ void hive_cache_write_pass(hive_cache_view v, 
     hive_cache_tally t = {0, 0, 0, 0, 0};
     uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
     for (uint64_t w = (uint64_t)blockIdx.x * blockDim.x + (threadIdx.x & ~31u); w < b.n; w += stride) {
-        uint64_t i = w + lane;
-        uint32_t pending = __ballot_sync(HIVE_CACHE_FULL, i < b.n);
+        uint64_t e = w + lane;
+        uint64_t i = b.order != NULL && e < b.n ? b.order[e] : e;
+        uint32_t pending = __ballot_sync(HIVE_CACHE_FULL, e < b.n);
         for (unsigned round = 0; pending != 0; round++) {
             int mine = (pending >> lane) & 1u;
             hive_cache_step st;

@@ -555,9 +555,11 @@ typedef enum hive_value_type {
  * The CPU backend keeps values in host memory either way, split at the
  * same slot into two arrays; hive_cache_get_config reports the budget as
  * resolved (whole values, at most all of them).  On a CUDA cache with 1.5
- * GiB or more of host values, a find of 2^14 keys or more copies them in
- * slot order, through lists the cache keeps in device memory: about 32
- * bytes a key of the largest such batch, plus the sort's scratch. */
+ * GiB or more of host values, a call of 2^14 keys or more that copies
+ * values (a find, or a write that takes values) takes its keys in bucket
+ * order, so that the values move in about address order, through lists the
+ * cache keeps in device memory: about 32 bytes a key of the largest such
+ * batch, plus the sort's scratch. */
 
 typedef struct hive_cache_config {
     uint32_t struct_size;       /* sizeof(hive_cache_config), set by HIVE_CACHE_CONFIG_INIT */

@@ -15,9 +15,9 @@
  * device look like a 8.0 (A100) one, so a test on a Hopper GPU can see what
  * an older GPU gets (a fallback to the CPU, or UNSUPPORTED).
  *
- * And HIVE_TEST_CACHE_DEFER_BYTES=0 makes every CUDA cache find over values
- * in host memory read them in slot order, as finds over large host ranges
- * do, so that the tests' small caches run that path too.
+ * And HIVE_TEST_CACHE_DEFER_BYTES=0 makes every CUDA cache call that copies
+ * values in host memory take its keys in bucket order, as calls over large
+ * host ranges do, so that the tests' small caches run that path too.
  *
  * Only the tests' build of the library (hive_testing) reads these variables;
  * the installed libhive.so and libhive.a answer "no failure" without looking
@@ -37,9 +37,10 @@ int hive_resize_step_should_fail(void);
 /* The compute capability (major * 10 + minor) to take a device of `real`
  * for: `real` itself, except in the tests' build with the variable set. */
 int hive_test_capability(int real);
-/* The least host memory of a cache's values over which a find reads them in
- * slot order (src/cuda/cuda_cache.cu): `real`, except in the tests' build
- * with HIVE_TEST_CACHE_DEFER_BYTES=N set (then also for any batch size). */
+/* The least host memory of a cache's values over which a call that copies
+ * them takes its keys in bucket order (src/cuda/cuda_cache.cu): `real`,
+ * except in the tests' build with HIVE_TEST_CACHE_DEFER_BYTES=N set (then
+ * also for any batch size). */
 long long hive_test_cache_defer(long long real);
 /* calloc/aligned allocation that honours the injected failure. */
 void *hive_host_calloc(size_t count, size_t size);

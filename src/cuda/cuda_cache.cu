@@ -89,13 +89,13 @@ static hive_cache_batch_kernel batch_kernel(int op, int *index)
     }
 }
 
-typedef struct deferred {
-    uint64_t n;                   /* keys the lists have room for */
-    uint64_t *slots[2], *index[2]; /* CUB's double buffers */
-    unsigned long long *count;
+/* A batch's order over host values ("calls over host values", below). */
+typedef struct order_lists {
+    uint64_t n;                     /* keys the lists have room for */
+    uint64_t *buckets[2], *index[2]; /* CUB's double buffers */
     void *temp;
     size_t temp_bytes;
-} deferred;
+} order_lists;
 
 typedef struct hive_cache_cuda {
     int device;
@@ -108,9 +108,8 @@ typedef struct hive_cache_cuda {
     uint64_t *host_counters; /* pinned host, as many */
     uint64_t counter_busy;   /* bit i: block i in use (host atomics) */
     hive_allocator allocator; /* config.allocator: the device arrays' (alloc NULL: cudaMalloc) */
-    pthread_mutex_t defer_lock; /* held by the call that uses `defer` (others go unsorted) */
-    deferred defer;             /* the lists of calls over host values (a find's slots, a writer's
-                                   order), grown on demand */
+    pthread_mutex_t order_lock; /* held by the call that uses `order` (others go unsorted) */
+    order_lists order;          /* grown on demand */
 } hive_cache_cuda;
 
 static uint64_t table_slots(const hive_cache_cuda *c) { return c->view.buckets * c->view.slots; }
@@ -177,12 +176,12 @@ static hive_status cache_alloc(const hive_cache_cuda *c, void **p, size_t bytes,
     return table_alloc(&c->allocator, p, bytes, NULL, call, what);
 }
 
-static void deferred_close(const hive_cache_cuda *c, deferred *d);
+static void order_lists_close(const hive_cache_cuda *c, order_lists *d);
 
 static void free_cache(hive_cache_cuda *c)
 {
-    deferred_close(c, &c->defer);
-    pthread_mutex_destroy(&c->defer_lock);
+    order_lists_close(c, &c->order);
+    pthread_mutex_destroy(&c->order_lock);
     uint64_t n = table_slots(c);
     table_free(&c->allocator, c->view.digests, n, NULL);
     table_free(&c->allocator, c->view.keys, n * sizeof(uint64_t), NULL);
@@ -251,7 +250,7 @@ static hive_status cache_create(const hive_cache_config *config, uint64_t bucket
         st = hive_fail(HIVE_ERROR_OUT_OF_MEMORY, call, "no host memory for the table state");
         goto out;
     }
-    pthread_mutex_init(&c->defer_lock, NULL);
+    pthread_mutex_init(&c->order_lock, NULL);
     c->device = config->device;
     c->sm_count = prop.multiProcessorCount;
     c->allocator = config->allocator;
@@ -417,54 +416,54 @@ static hive_cache_copy copy_geometry(uint32_t value_bytes, uint32_t value_type, 
     return g;
 }
 
-/* ---------------------------------------------------------------- finds over host values */
+/* ---------------------------------------------------------------- calls over host values */
 
-/* A find whose values partly live in host memory, over more of it than the
- * GPU's address translation covers, reads them in slot order: the find
- * kernel copies the values in device memory and lists the others (slot,
- * key index); CUB sorts the list by slot; a second kernel copies those
- * values.  Random 128-byte reads ran 14.9 GB/s over 1 GiB of mapped host
- * memory and 5.9 over 4 GiB, the same reads sorted 50-53 (docs/perf.md,
- * "Host memory read in address order").  On an H100 the sorted find of
- * 2^18 keys moved 21.6 GB/s over 2 GiB of values (dim 32) and 23.2 over
- * 4 GiB (dim 64), against 7.05 and 10.3 unsorted; over 1 GiB the two were
- * even (23.5 and 22.1 at dim 64), and over 512 MiB the sort cost more
- * than it saved (dim 32: 15-19 against 44).  Hence from 1.5 GiB.  The
- * tests' build may lower the host range it takes (base/alloc.h); a build
- * may move it (UINT64_MAX: never), as an experiment. */
+/* A call that moves values partly living in host memory, over more of it
+ * than the GPU's address translation covers, takes its keys in the order of
+ * their first buckets: a key's value slot lies in its bucket (or the second
+ * one), so the values then move in about address order, whose translations
+ * the GPU reuses.  Random 128-byte reads ran 14.9 GB/s over 1 GiB of mapped
+ * host memory and 5.9 over 4 GiB, the same reads sorted 50-53 (docs/perf.md,
+ * "Host memory read in address order").  Only the order of the keys
+ * changes, which a batch leaves open (hive.h: repeats of a key apply in no
+ * particular order): each copy stays where it was, a writer's under the
+ * slot's lock.  The order is one CUB sort of (first bucket, position) into
+ * lists the cache keeps; a call that finds them taken goes in its own
+ * order.  On an H200 over 2 and 4 GiB of values (2^24 slots, dims 32 and
+ * 64), finds of 2^19 keys moved 0.79-0.84 of the host-to-device copy and
+ * insert_or_assign 0.88-0.92 of device-to-host, against 0.12-0.18 unsorted
+ * (docs/perf.md, "Cache values in host memory").  From 1.5 GiB of host
+ * values: over 512 MiB the sort cost a find more than it saved.  The tests'
+ * build may lower the host range it takes (base/alloc.h); a build may move
+ * it (UINT64_MAX: never), as an experiment. */
 #ifndef HIVE_CACHE_DEFER_MIN_HOST_BYTES
 #define HIVE_CACHE_DEFER_MIN_HOST_BYTES (3ull << 29)
 #endif
 #define DEFER_MIN_KEYS (1u << 14)
 
-
-/* Whether a batch of n keys moves enough of enough host values to go in
- * address order (the find's slot order, the writers' bucket order). */
-static int host_order_pays(const hive_cache_cuda *c, uint64_t n)
+/* Whether a batch moves values in or out (finds, and the writers that
+ * copy in: upsert, find_or_insert, assign, assign_values, accum_or_assign)
+ * over enough host values, with enough keys, to go in bucket order. */
+static int orders(const hive_cache_cuda *c, const hive_cache_batch *b)
 {
     uint64_t host_bytes = (table_slots(c) - c->view.value_split) * c->view.value_bytes;
     uint64_t least = (uint64_t)hive_test_cache_defer((long long)HIVE_CACHE_DEFER_MIN_HOST_BYTES);
-    return c->host_values != NULL && n <= INT32_MAX && host_bytes >= least &&
-           (n >= DEFER_MIN_KEYS || least < HIVE_CACHE_DEFER_MIN_HOST_BYTES);
+    int moves = b->values_in != NULL || (b->op == HIVE_CACHE_FIND && b->values_out != NULL);
+    return moves && c->host_values != NULL && b->n <= INT32_MAX && host_bytes >= least &&
+           (b->n >= DEFER_MIN_KEYS || least < HIVE_CACHE_DEFER_MIN_HOST_BYTES);
 }
 
-static int defers(const hive_cache_cuda *c, const hive_cache_batch *b)
-{
-    return b->op == HIVE_CACHE_FIND && b->values_out != NULL && host_order_pays(c, b->n);
-}
-
-static void deferred_close(const hive_cache_cuda *c, deferred *d)
+static void order_lists_close(const hive_cache_cuda *c, order_lists *d)
 {
     for (int k = 0; k < 2; k++) {
-        table_free(&c->allocator, d->slots[k], d->n * sizeof(uint64_t), NULL);
+        table_free(&c->allocator, d->buckets[k], d->n * sizeof(uint64_t), NULL);
         table_free(&c->allocator, d->index[k], d->n * sizeof(uint64_t), NULL);
     }
-    table_free(&c->allocator, d->count, sizeof *d->count, NULL);
     table_free(&c->allocator, d->temp, d->temp_bytes, NULL);
     memset(d, 0, sizeof *d);
 }
 
-static hive_status deferred_open(const hive_cache_cuda *c, uint64_t n, deferred *d, const char *call)
+static hive_status order_lists_open(const hive_cache_cuda *c, uint64_t n, order_lists *d, const char *call)
 {
     memset(d, 0, sizeof *d);
     d->n = n;
@@ -472,76 +471,38 @@ static hive_status deferred_open(const hive_cache_cuda *c, uint64_t n, deferred 
     hive_status st = hive_cuda_status(cub::DeviceRadixSort::SortPairs(NULL, d->temp_bytes, keys, values, (int)n),
                                       call, "cub::DeviceRadixSort (size)");
     for (int k = 0; k < 2 && st == HIVE_SUCCESS; k++) {
-        st = cache_alloc(c, (void **)&d->slots[k], n * sizeof(uint64_t), call, "slots of a find's host values");
+        st = cache_alloc(c, (void **)&d->buckets[k], n * sizeof(uint64_t), call, "buckets of a batch's keys");
         if (st == HIVE_SUCCESS)
-            st = cache_alloc(c, (void **)&d->index[k], n * sizeof(uint64_t), call, "their keys' indices");
+            st = cache_alloc(c, (void **)&d->index[k], n * sizeof(uint64_t), call, "their positions");
     }
-    if (st == HIVE_SUCCESS)
-        st = cache_alloc(c, (void **)&d->count, sizeof *d->count, call, "their count");
     if (st == HIVE_SUCCESS)
         st = cache_alloc(c, &d->temp, d->temp_bytes, call, "the sort's scratch");
     if (st != HIVE_SUCCESS)
-        deferred_close(c, d);
+        order_lists_close(c, d);
     return st;
 }
 
-/* The cache's lists, with room for n keys, for the calling find (which
- * holds defer_lock): grown to twice what they were, or n. */
-static hive_status deferred_reserve(hive_cache_cuda *c, uint64_t n, cudaStream_t s, const char *call)
+/* The cache's lists, with room for n keys, for the calling batch (which
+ * holds order_lock): grown to twice what they were, or n. */
+static hive_status order_lists_reserve(hive_cache_cuda *c, uint64_t n, const char *call)
 {
-    if (c->defer.n < n) {
-        uint64_t want = 2 * c->defer.n > n ? 2 * c->defer.n : n;
-        deferred_close(c, &c->defer);
-        HIVE_TRY(deferred_open(c, want > INT32_MAX ? n : want, &c->defer, call));
+    if (c->order.n < n) {
+        uint64_t want = 2 * c->order.n > n ? 2 * c->order.n : n;
+        order_lists_close(c, &c->order);
+        HIVE_TRY(order_lists_open(c, want > INT32_MAX ? n : want, &c->order, call));
     }
-    return hive_cuda_status(cudaMemsetAsync(c->defer.count, 0, sizeof *c->defer.count, s), call, "cudaMemsetAsync");
+    return HIVE_SUCCESS;
 }
 
-/* After the find kernel (its stream waited for): the listed values, sorted
- * by slot, copied to the caller's array; waits again. */
-static hive_status deferred_copy(const hive_cache_cuda *c, deferred *d, const hive_cache_batch *b,
-                                 const hive_cache_copy *g, cudaStream_t s, const char *call)
-{
-    unsigned long long count = 0;
-    HIVE_TRY(hive_cuda_status(cudaMemcpy(&count, d->count, sizeof count, cudaMemcpyDeviceToHost), call,
-                              "reading the count of a find's host values"));
-    if (count == 0)
-        return HIVE_SUCCESS;
-    int end_bit = 64 - __builtin_clzll(table_slots(c) | 1);
-    cub::DoubleBuffer<uint64_t> keys(d->slots[0], d->slots[1]), values(d->index[0], d->index[1]);
-    HIVE_TRY(hive_cuda_status(cub::DeviceRadixSort::SortPairs(d->temp, d->temp_bytes, keys, values, (int)count, 0,
-                                                              end_bit, s),
-                              call, "cub::DeviceRadixSort"));
-    hive_cache_deferred_copy_kernel<<<grid_for(c, K_FIND, count), HIVE_CACHE_THREADS, 0, s>>>(
-        c->view, keys.Current(), values.Current(), count, (uint8_t *)b->values_out, *g);
-    HIVE_TRY(launched(call));
-    return hive_cuda_status(cudaStreamSynchronize(s), call, "cudaStreamSynchronize");
-}
-
-/* ---------------------------------------------------------------- writers over host values */
-
-/* A writer that copies values in (upsert, find_or_insert, assign,
- * assign_values, accum_or_assign) over host values takes its keys in the
- * order of their first buckets: a key's value slot lies in its bucket (or
- * the second one), so the values then go out in about address order, whose
- * translations the GPU reuses, as the find's slot-order copy.  Unlike the
- * find, a writer copies under the slot's lock, in its own kernel: only the
- * order of the keys changes, which a batch leaves open (hive.h: repeats of a
- * key apply in no particular order).  The order is the find's lists,
- * sorted by bucket: one CUB sort of (bucket, position). */
-static int orders(const hive_cache_cuda *c, const hive_cache_batch *b)
-{
-    return b->values_in != NULL && b->op != HIVE_CACHE_FIND && host_order_pays(c, b->n);
-}
-
-static hive_status order_by_bucket(const hive_cache_cuda *c, deferred *d, const hive_cache_batch *b,
+/* The batch's positions sorted by their keys' first buckets, into *order. */
+static hive_status order_by_bucket(const hive_cache_cuda *c, order_lists *d, const hive_cache_batch *b,
                                    cudaStream_t s, const char *call, const uint64_t **order)
 {
     hive_cache_bucket_order_kernel<<<grid_for(c, K_FIND, b->n), HIVE_CACHE_THREADS, 0, s>>>(
-        c->view, b->keys, b->n, d->slots[0], d->index[0]);
+        c->view, b->keys, b->n, d->buckets[0], d->index[0]);
     HIVE_TRY(launched(call));
     int end_bit = 64 - __builtin_clzll(c->view.buckets | 1);
-    cub::DoubleBuffer<uint64_t> keys(d->slots[0], d->slots[1]), values(d->index[0], d->index[1]);
+    cub::DoubleBuffer<uint64_t> keys(d->buckets[0], d->buckets[1]), values(d->index[0], d->index[1]);
     HIVE_TRY(hive_cuda_status(cub::DeviceRadixSort::SortPairs(d->temp, d->temp_bytes, keys, values, (int)b->n, 0,
                                                               end_bit, s),
                               call, "cub::DeviceRadixSort"));
@@ -578,38 +539,21 @@ static hive_status run_batch(hive_cache_cuda *c, const hive_cache_batch *b, uint
     l.batch = b;
     l.copy = copy_geometry(c->view.value_bytes, b->value_type, b->op == HIVE_CACHE_ACCUM, b->values_in,
                            b->values_out, b->out_values);
-    /* Concurrent finds: the one that holds the lists sorts, the others copy
-     * as they go. */
-    int defer = defers(c, b) && pthread_mutex_trylock(&c->defer_lock) == 0;
+    /* Over host values: the lists, when free, give the order (a concurrent
+     * call goes in its own). */
     hive_status st = HIVE_SUCCESS;
-    if (defer) {
-        st = deferred_reserve(c, b->n, s, call);
-        if (st == HIVE_ERROR_OUT_OF_MEMORY) {
-            /* No room for the lists: the find copies in one step, which
-             * needs none, and succeeds. */
-            pthread_mutex_unlock(&c->defer_lock);
-            hive_clear_error();
-            defer = 0;
-            st = HIVE_SUCCESS;
-        } else {
-            l.copy.defer_slots = c->defer.slots[0];
-            l.copy.defer_index = c->defer.index[0];
-            l.copy.defer_count = c->defer.count;
-        }
-    }
-    /* Writers over host values: the lists, when free, give the order. */
     hive_cache_batch ordered;
-    int order = !defer && orders(c, b) && pthread_mutex_trylock(&c->defer_lock) == 0;
+    int order = orders(c, b) && pthread_mutex_trylock(&c->order_lock) == 0;
     if (order) {
-        st = deferred_reserve(c, b->n, s, call);
+        st = order_lists_reserve(c, b->n, call);
         if (st == HIVE_ERROR_OUT_OF_MEMORY) { /* no room for the lists: the batch's own order */
-            pthread_mutex_unlock(&c->defer_lock);
+            pthread_mutex_unlock(&c->order_lock);
             hive_clear_error();
             order = 0;
             st = HIVE_SUCCESS;
         } else if (st == HIVE_SUCCESS) {
             ordered = *b;
-            st = order_by_bucket(c, &c->defer, b, s, call, &ordered.order);
+            st = order_by_bucket(c, &c->order, b, s, call, &ordered.order);
             l.batch = &ordered;
         }
     }
@@ -619,12 +563,7 @@ static hive_status run_batch(hive_cache_cuda *c, const hive_cache_batch *b, uint
     if (order) {
         if (st != HIVE_SUCCESS) /* the lists may still be in use by what was queued */
             (void)cudaStreamSynchronize(s);
-        pthread_mutex_unlock(&c->defer_lock);
-    }
-    if (defer) {
-        if (st == HIVE_SUCCESS)
-            st = deferred_copy(c, &c->defer, b, &l.copy, s, call);
-        pthread_mutex_unlock(&c->defer_lock);
+        pthread_mutex_unlock(&c->order_lock);
     }
     HIVE_TRY(st);
     outcome->reserved = k[HIVE_CACHE_CTR_RESERVED];

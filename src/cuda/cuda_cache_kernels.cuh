@@ -99,11 +99,6 @@ typedef struct hive_cache_copy {
     uint32_t W, words, q, r;
     uint32_t value_type; /* hive_value_type, for ACCUM */
     uint32_t bytewise;
-    /* A find whose values in host memory are copied afterwards, in slot
-     * order (cuda_cache.cu, "finds over host values"): such a value's slot
-     * and key index are appended here instead (defer_count NULL: none). */
-    uint64_t *defer_slots, *defer_index;
-    unsigned long long *defer_count;
 } hive_cache_copy;
 
 /* ---------------------------------------------------------------- value words */
@@ -309,8 +304,9 @@ static __device__ __forceinline__ void hive_cache_read_pass(hive_cache_view v, h
     uint32_t reserved = 0;
     uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
     for (uint64_t w = (uint64_t)blockIdx.x * blockDim.x + (threadIdx.x & ~31u); w < b.n; w += stride) {
-        uint64_t i = w + lane;
-        int valid = i < b.n;
+        uint64_t e = w + lane;
+        int valid = e < b.n;
+        uint64_t i = b.order != NULL && valid ? b.order[e] : e;
         hive_cache_step st;
         if (valid)
             hive_cache_begin(&v, &b, i, 0, &st);
@@ -320,23 +316,6 @@ static __device__ __forceinline__ void hive_cache_read_pass(hive_cache_view v, h
             hive_cache_emit(&v, &b, &st, counters);
         if (copies) {
             /* Warp-uniform: g, and every lane is here. */
-            if (g.defer_count != NULL) {
-                int defer = st.out_src != NULL && st.out_dst != NULL && st.slot >= v.value_split;
-                unsigned deferring = __ballot_sync(HIVE_CACHE_FULL, defer);
-                if (deferring != 0) {
-                    unsigned leader = __ffs(deferring) - 1;
-                    unsigned long long first = 0;
-                    if (lane == leader)
-                        first = atomicAdd(g.defer_count, (unsigned long long)__popc(deferring));
-                    first = __shfl_sync(HIVE_CACHE_FULL, first, leader);
-                    if (defer) {
-                        uint64_t at = first + __popc(deferring & ((1u << lane) - 1u));
-                        g.defer_slots[at] = st.slot;
-                        g.defer_index[at] = i;
-                        st.out_src = NULL;
-                    }
-                }
-            }
             hive_cache_copy_warp(st.out_src, st.out_dst, 0, 0, &g);
         } else if (!emits)
             __syncwarp(); /* keep the warp's lanes in step: their loads go out together */
@@ -355,26 +334,6 @@ __global__ void __launch_bounds__(HIVE_CACHE_THREADS, HIVE_CACHE_READ_MIN_BLOCKS
     hive_cache_read_pass(v, b, g, counters, HIVE_CACHE_FIND);
 }
 
-/* The values a find deferred, `count` of them sorted by slot, copied to
- * values_out: host memory read in address order, whose translations the
- * GPU then reuses (docs/perf.md, "Host memory read in address order"). */
-__global__ void __launch_bounds__(HIVE_CACHE_THREADS)
-    hive_cache_deferred_copy_kernel(hive_cache_view v, const uint64_t *slots, const uint64_t *index, uint64_t count,
-                                    uint8_t *values_out, hive_cache_copy g)
-{
-    uint32_t lane = threadIdx.x & 31u;
-    uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
-    for (uint64_t w = (uint64_t)blockIdx.x * blockDim.x + (threadIdx.x & ~31u); w < count; w += stride) {
-        uint64_t j = w + lane;
-        int has = j < count;
-        const uint8_t *src = has ? hive_cache_value_at(&v, slots[j]) : NULL;
-        uint8_t *dst = has ? values_out + index[j] * v.value_bytes : NULL;
-        hive_cache_copy_warp(src, dst, 0, 0, &g);
-    }
-}
-
-/* Each key's first bucket and its position, for a writer's batch to be
- * sorted into bucket order (cuda_cache.cu, "Writers over host values"). */
 __global__ void __launch_bounds__(HIVE_CACHE_THREADS)
     hive_cache_bucket_order_kernel(hive_cache_view v, const uint64_t *keys, uint64_t n, uint64_t *buckets,
                                    uint64_t *index)

@@ -544,9 +544,9 @@ static int oom_child(void)
         ct_value_make(b.values + i * 16, HIVE_VALUE_I32, 4, b.keys[i], 0);
     }
     HT_MUST(hive_cache_insert_or_assign(c, 64, b.keys, b.values, b.scores, NULL, NULL));
-    /* A find needs no memory: where it would read host values in slot order
-     * (registered with HIVE_TEST_CACHE_DEFER_BYTES=0) and cannot have the
-     * lists for it, it copies in one step. */
+    /* A find needs no memory: where it would take its keys in bucket order
+     * over host values (registered with HIVE_TEST_CACHE_DEFER_BYTES=0) and
+     * cannot have the lists for it, it takes them in the batch's order. */
     HT_CHECK_STATUS(hive_cache_find(c, 64, b.keys, b.values_out, b.found, NULL, NULL), HIVE_SUCCESS, "%s",
                     "find after the fill");
     for (int i = 0; i < 64; i++)

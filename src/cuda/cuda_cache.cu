@@ -427,7 +427,7 @@ static hive_cache_copy copy_geometry(uint32_t value_bytes, uint32_t value_type, 
  * "Host memory read in address order").  Only the order of the keys
  * changes, which a batch leaves open (hive.h: repeats of a key apply in no
  * particular order): each copy stays where it was, a writer's under the
- * slot's lock.  The order is one CUB sort of (first bucket, position) into
+ * slot's lock.  The order is one CUB sort of (bucket, position) into
  * lists the cache keeps; a call that finds them taken goes in its own
  * order.  On an H200 over 2 and 4 GiB of values (2^24 slots, dims 32 and
  * 64), finds of 2^19 keys moved 0.79-0.84 of the host-to-device copy and

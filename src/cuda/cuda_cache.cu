@@ -420,9 +420,10 @@ static hive_cache_copy copy_geometry(uint32_t value_bytes, uint32_t value_type, 
 
 /* A call that moves values partly living in host memory, over more of it
  * than the GPU's address translation covers, takes its keys in the order of
- * their first buckets: a key's value slot lies in its bucket (or the second
- * one), so the values then move in about address order, whose translations
- * the GPU reuses.  Random 128-byte reads ran 14.9 GB/s over 1 GiB of mapped
+ * their buckets (hive_cache_bucket_order_kernel: the first, or in a
+ * dual-bucket cache the one a present key is in): a key's value slot lies in
+ * its bucket, so the values then move in about address order, whose
+ * translations the GPU reuses.  Random 128-byte reads ran 14.9 GB/s over 1 GiB of mapped
  * host memory and 5.9 over 4 GiB, the same reads sorted 50-53 (docs/perf.md,
  * "Host memory read in address order").  Only the order of the keys
  * changes, which a batch leaves open (hive.h: repeats of a key apply in no
@@ -433,7 +434,8 @@ static hive_cache_copy copy_geometry(uint32_t value_bytes, uint32_t value_type, 
  * 64), finds of 2^19 keys moved 0.79-0.84 of the host-to-device copy and
  * insert_or_assign 0.88-0.92 of device-to-host, against 0.12-0.18 unsorted
  * (docs/perf.md, "Cache values in host memory").  From 1.5 GiB of host
- * values: over 512 MiB the sort cost a find more than it saved.  The tests'
+ * values: over 512 MiB the slot-order copy this replaced cost a find more
+ * than it saved.  The tests'
  * build may lower the host range it takes (base/alloc.h); a build may move
  * it (UINT64_MAX: never), as an experiment. */
 #ifndef HIVE_CACHE_DEFER_MIN_HOST_BYTES

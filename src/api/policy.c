@@ -214,8 +214,8 @@ static int churned(const hive_table *t)
     return erased >= cap / HIVE_CHURN_SHARE && erased > room;
 }
 
-/* Compacts a churned table before a batch that may insert, the batch that
- * needs the free slots.  Called with no lock held. */
+/* Turns a churned table's tombstones back into free slots before a batch
+ * that may insert, the batch that needs them.  Called with no lock held. */
 static hive_status relieve_churn(hive_table *t, hive_stream stream)
 {
     pthread_rwlock_rdlock(&t->resize_lock); /* the shape, which a resize changes */

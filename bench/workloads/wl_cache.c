@@ -2,7 +2,7 @@
  * table") in HierarchicalKV's benchmark shape.  64-bit keys, float values of
  * dim = 1, 8, 32, 64 (--dim), a cache of 2^26 slots (--n) on the GPU, LRU,
  * the library's default buckets (--cache-slots), batches of 2^20 keys
- * (--batch, at most a 64th of the slots).
+ * (--batch, at most S/256 of the slots with S slots a bucket: a 16th at 16).
  *
  * Per (dim, load λ = 0.5, 0.75, 1.0) and run: a fresh cache is filled from
  * empty to λ·capacity keys with insert_or_assign in batches (timed together:
@@ -402,17 +402,21 @@ int wl_cache(bench_ctx *c)
     const bench_defaults *d = c->def;
     uint64_t slots = c->n ? c->n : d->cache_slots;
     uint64_t batch = c->batch ? c->batch : d->cache_batch;
-    /* At most a 64th of the slots a batch, HKV's ratio (2^20 keys into
-     * 2^26): a quarter of a bucket's slots per batch at 16 slots, so that a
-     * batch never evicts its own keys (more of its new keys in one bucket
-     * than the bucket holds), which the checks below would report: at a
-     * quarter of the slots per batch, 16-slot buckets did so about once in
-     * 4 batches. */
-    if (batch > slots / 64)
-        batch = slots / 64 > 0 ? slots / 64 : 1;
     int ndims = c->ndims ? c->ndims : d->cache_ndims;
     const uint32_t *dims = c->ndims ? c->dims : d->cache_dims;
     uint32_t bucket_slots = bench_cache_bucket_slots(c);
+    /* At most S/256 of the slots a batch (S slots a bucket: a 16th at 16,
+     * against HKV's 64th, 2^20 keys into 2^26), about S^2/256 new keys a
+     * bucket, so that a batch never evicts its own keys (more of its new
+     * keys in one bucket than the bucket holds), which the checks below would
+     * report: at a quarter of the slots per batch, 16-slot buckets did so
+     * about once in 4 batches; at a 16th, a Poisson mean of 1 passes 16 about
+     * once in 10^14 buckets.  Denser batches move host values faster
+     * (--cache-hbm-fraction; docs/perf.md, "Calls over host values in bucket
+     * order"). */
+    uint64_t most = slots * bucket_slots / 256;
+    if (batch > most)
+        batch = most > 0 ? most : 1;
     if (c->cache_hbm_fraction < 1.0)
         snprintf(c->geometry, sizeof c->geometry, "%u slots LRU hbm %.3g", bucket_slots,
                  c->cache_hbm_fraction);

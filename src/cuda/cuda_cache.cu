@@ -421,23 +421,23 @@ static hive_cache_copy copy_geometry(uint32_t value_bytes, uint32_t value_type, 
 /* A call that moves values partly living in host memory, over more of it
  * than the GPU's address translation covers, takes its keys in the order of
  * their buckets (hive_cache_bucket_order_kernel: the first, or in a
- * dual-bucket cache the one a present key is in): a key's value slot lies in
- * its bucket, so the values then move in about address order, whose
- * translations the GPU reuses.  Random 128-byte reads ran 14.9 GB/s over 1 GiB of mapped
- * host memory and 5.9 over 4 GiB, the same reads sorted 50-53 (docs/perf.md,
- * "Host memory read in address order").  Only the order of the keys
- * changes, which a batch leaves open (hive.h: repeats of a key apply in no
- * particular order): each copy stays where it was, a writer's under the
- * slot's lock.  The order is one CUB sort of (bucket, position) into
- * lists the cache keeps; a call that finds them taken goes in its own
- * order.  On an H200 over 2 and 4 GiB of values (2^24 slots, dims 32 and
- * 64), finds of 2^19 keys moved 0.79-0.84 of the host-to-device copy and
- * insert_or_assign 0.88-0.92 of device-to-host, against 0.12-0.18 unsorted
- * (docs/perf.md, "Cache values in host memory").  From 1.5 GiB of host
- * values: over 512 MiB the slot-order copy this replaced cost a find more
- * than it saved.  The tests'
- * build may lower the host range it takes (base/alloc.h); a build may move
- * it (UINT64_MAX: never), as an experiment. */
+ * dual-bucket cache the one a present key is in): a key's value slot lies
+ * in its bucket, so the values then move in about address order, whose
+ * translations the GPU reuses.  Random 128-byte reads ran 14.9 GB/s over
+ * 1 GiB of mapped host memory and 5.9 over 4 GiB, the same reads sorted
+ * 50-53 (docs/perf.md, "Host memory read in address order").  Only the
+ * order of the keys changes, which a batch leaves open (hive.h: repeats of
+ * a key apply in no particular order): each copy stays where it was, a
+ * writer's under the slot's lock.  The order is one CUB sort of (bucket,
+ * position) into lists the cache keeps; a call that finds them taken goes
+ * in its own order.  On an H200 over 2 and 4 GiB of values (2^24 slots,
+ * dims 32 and 64), finds of 2^19 keys moved 0.79-0.84 of the host-to-device
+ * copy and insert_or_assign 0.88-0.92 of device-to-host, against 0.12-0.18
+ * unsorted (docs/perf.md, "Cache values in host memory").  From 1.5 GiB of
+ * host values: over 512 MiB the slot-order copy this replaced cost a find
+ * more than it saved.  The tests' build may lower the host range it takes
+ * (base/alloc.h); a build may move it (UINT64_MAX: never), as an
+ * experiment. */
 #ifndef HIVE_CACHE_DEFER_MIN_HOST_BYTES
 #define HIVE_CACHE_DEFER_MIN_HOST_BYTES (3ull << 29)
 #endif
@@ -496,7 +496,7 @@ static hive_status order_lists_reserve(hive_cache_cuda *c, uint64_t n, const cha
     return HIVE_SUCCESS;
 }
 
-/* The batch's positions sorted by their keys' first buckets, into *order. */
+/* The batch's positions sorted by their keys' buckets, into *order. */
 static hive_status order_by_bucket(const hive_cache_cuda *c, order_lists *d, const hive_cache_batch *b,
                                    cudaStream_t s, const char *call, const uint64_t **order)
 {

@@ -254,27 +254,38 @@ hive_status hive_resize(const hive_backend_ops *ops, void *impl, const hive_conf
     return st;
 }
 
-hive_status hive_compact(const hive_backend_ops *ops, void *impl, const hive_config *config,
-                         hive_resize_state *state, hive_stream stream)
+/* Packs every bucket in place (HIVE_RESIZE_PACK): hive_reclaim_tombs. */
+static hive_status pack(const resizer *z)
+{
+    hive_shape shape = shape_of(z);
+    hive_resize_outcome o;
+    return run_step(z, HIVE_RESIZE_PACK, shape.ix, 0, shape.buckets, &o);
+}
+
+/* A tidying of the table at its size (tidy or pack), refused on a broken
+ * table and recovered from on failure, as a resize. */
+static hive_status tidy_in_place(const hive_backend_ops *ops, void *impl, const hive_config *config,
+                                 hive_resize_state *state, hive_stream stream,
+                                 hive_status (*work)(const resizer *z))
 {
     resizer z = resizer_for(ops, impl, config, state, stream);
     HIVE_TRY(refuse_if_broken(&z));
-    hive_status st = tidy(&z);
+    hive_status st = work(&z);
     if (st != HIVE_SUCCESS && recover(&z) != HIVE_SUCCESS)
         st = HIVE_ERROR_CUDA;
     return st;
 }
 
+hive_status hive_compact(const hive_backend_ops *ops, void *impl, const hive_config *config,
+                         hive_resize_state *state, hive_stream stream)
+{
+    return tidy_in_place(ops, impl, config, state, stream, tidy);
+}
+
 hive_status hive_reclaim_tombs(const hive_backend_ops *ops, void *impl, const hive_config *config,
                                hive_resize_state *state, hive_stream stream)
 {
-    resizer z = resizer_for(ops, impl, config, state, stream);
-    HIVE_TRY(refuse_if_broken(&z));
-    hive_resize_outcome o;
-    hive_status st = run_step(&z, HIVE_RESIZE_PACK, shape_of(&z).ix, 0, shape_of(&z).buckets, &o);
-    if (st != HIVE_SUCCESS && recover(&z) != HIVE_SUCCESS)
-        st = HIVE_ERROR_CUDA;
-    return st;
+    return tidy_in_place(ops, impl, config, state, stream, pack);
 }
 
 int hive_stash_is_oversized(const hive_config *config, uint64_t buckets, uint64_t stash_buckets,

@@ -20,29 +20,29 @@ uint64_t hive_policy_capacity(const hive_table *t) { return shape_of(t).buckets 
 
 /* The resize driver (src/resize.c) on this table; the resize lock is held
  * for writing. */
-static hive_status resize_to(hive_table *t, uint64_t slots, hive_stream stream)
+/* After a resize, compaction or churn relief: s, and on success no
+ * tombstone left (churned, below, counts erases from here). */
+static hive_status tidied(hive_table *t, hive_status s)
 {
-    hive_status s = hive_resize(t->ops, t->impl, &t->config, &t->resized, slots, stream);
-    if (s == HIVE_SUCCESS) /* its tidying turned the tombstones into free slots */
+    if (s == HIVE_SUCCESS)
         __atomic_store_n(&t->erased_since_tidy, 0, __ATOMIC_SEQ_CST);
     return s;
 }
 
+static hive_status resize_to(hive_table *t, uint64_t slots, hive_stream stream)
+{
+    return tidied(t, hive_resize(t->ops, t->impl, &t->config, &t->resized, slots, stream));
+}
+
 static hive_status compact(hive_table *t, hive_stream stream)
 {
-    hive_status s = hive_compact(t->ops, t->impl, &t->config, &t->resized, stream);
-    if (s == HIVE_SUCCESS)
-        __atomic_store_n(&t->erased_since_tidy, 0, __ATOMIC_SEQ_CST);
-    return s;
+    return tidied(t, hive_compact(t->ops, t->impl, &t->config, &t->resized, stream));
 }
 
 /* Churn relief (below): tombstones back to free slots, nothing moved. */
 static hive_status reclaim_tombs(hive_table *t, hive_stream stream)
 {
-    hive_status s = hive_reclaim_tombs(t->ops, t->impl, &t->config, &t->resized, stream);
-    if (s == HIVE_SUCCESS)
-        __atomic_store_n(&t->erased_since_tidy, 0, __ATOMIC_SEQ_CST);
-    return s;
+    return tidied(t, hive_reclaim_tombs(t->ops, t->impl, &t->config, &t->resized, stream));
 }
 
 /* max_load_factor, or less where the table's design cannot hold that many

@@ -199,7 +199,7 @@ typedef struct hive_cache_batch {
     uint64_t *out_scores;    /* UPSERT: evicted scores */
     uint64_t *out_indices;   /* FIND: missed indices */
     const uint64_t *order;   /* NULL, or (n) the positions of the batch in the order its elements
-                                run: the CUDA backend's writers over host values, by bucket */
+                                run: the CUDA backend's calls over host values, by bucket */
 } hive_cache_batch;
 
 /* What a call did, summed over its keys (host memory). */

@@ -181,6 +181,7 @@ int main(int argc, char **argv)
     c.cache_hbm_fraction = o.cache_hbm_fraction;
     c.cache_slots = o.cache_slots;
     c.hot_fraction = o.hot_fraction;
+    c.pageable = o.pageable;
     c.allocator = o.allocator;
     c.out_dir = o.out_dir;
     const workload *list[BENCH_MAX_NAMES + 1];

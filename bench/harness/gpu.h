@@ -39,6 +39,10 @@ int bench_gpu_mem_info(uint64_t *free_bytes, uint64_t *total_bytes);
 
 void *bench_gpu_malloc(size_t bytes); /* NULL (message printed) on failure */
 void bench_gpu_free(void *dev);
+/* Page-locked host memory mapped for the device (cudaHostAlloc, mapped and
+ * portable): NULL (message printed) on failure. */
+void *bench_gpu_host_alloc(size_t bytes);
+void bench_gpu_host_free(void *p);
 /* hive_config.allocator over cudaMallocAsync / cudaFreeAsync (--allocator). */
 hive_allocator bench_gpu_allocator(void);
 int bench_gpu_memset(void *dev, int byte, size_t bytes);

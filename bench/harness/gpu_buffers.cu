@@ -131,6 +131,27 @@ extern "C" void bench_gpu_free(void *dev)
         fprintf(stderr, "hive-bench: cudaFree: %s\n", cudaGetErrorString(e));
 }
 
+extern "C" void *bench_gpu_host_alloc(size_t bytes)
+{
+    void *p = NULL;
+    cudaError_t e = cudaHostAlloc(&p, bytes, cudaHostAllocMapped | cudaHostAllocPortable);
+    if (e != cudaSuccess) {
+        (void)cudaGetLastError();
+        fprintf(stderr, "hive-bench: cudaHostAlloc(%zu bytes): %s\n", bytes, cudaGetErrorString(e));
+        return NULL;
+    }
+    return p;
+}
+
+extern "C" void bench_gpu_host_free(void *p)
+{
+    if (p == NULL)
+        return;
+    cudaError_t e = cudaFreeHost(p);
+    if (e != cudaSuccess)
+        fprintf(stderr, "hive-bench: cudaFreeHost: %s\n", cudaGetErrorString(e));
+}
+
 /* --allocator: the device's default memory pool, stream-ordered on the
  * stream hive names.  A failure is hive's to report (NULL: OUT_OF_MEMORY). */
 static void *pool_alloc(void *user, size_t bytes, hive_stream stream)

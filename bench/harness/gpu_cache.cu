@@ -137,28 +137,6 @@ extern "C" int bench_gpu_cache_check_evicted(const bench_evicted *x, uint32_t di
 
 /* ---------------------------------------------------------------- backing store */
 
-extern "C" uint64_t *bench_gpu_host_alloc(size_t bytes)
-{
-    void *p = NULL;
-    cudaError_t e = cudaHostAlloc(&p, bytes > 0 ? bytes : 8, cudaHostAllocMapped);
-    if (e != cudaSuccess) {
-        (void)cudaGetLastError();
-        fprintf(stderr, "hive-bench: cudaHostAlloc(%zu bytes, mapped): %s\n", bytes,
-                cudaGetErrorString(e));
-        return NULL;
-    }
-    return (uint64_t *)p;
-}
-
-extern "C" void bench_gpu_host_free(void *p)
-{
-    if (p == NULL)
-        return;
-    cudaError_t e = cudaFreeHost(p);
-    if (e != cudaSuccess)
-        fprintf(stderr, "hive-bench: cudaFreeHost: %s\n", cudaGetErrorString(e));
-}
-
 __global__ void k_access_fill(const bench_gen z, int zipf, uint64_t records, uint64_t seed,
                               uint64_t first, uint64_t n, uint64_t *keys)
 {

@@ -25,8 +25,6 @@ int bench_gpu_cache_check(const bench_gen *g, uint32_t dim, const uint8_t *found
 int bench_gpu_cache_check_evicted(const bench_evicted *x, uint32_t dim, uint64_t count,
                                   const uint64_t *ev_keys, const uint32_t *ev_values,
                                   uint64_t bad[3], hive_stream stream);
-uint64_t *bench_gpu_host_alloc(size_t bytes); /* pinned, mapped; NULL after a message */
-void bench_gpu_host_free(void *p);
 int bench_gpu_access_fill(const bench_gen *z, int zipf, uint64_t records, uint64_t seed,
                           uint64_t first, uint64_t n, uint64_t *keys, hive_stream stream);
 int bench_gpu_backing_fetch(const uint64_t *backing, uint64_t m, const uint64_t *missed_keys,

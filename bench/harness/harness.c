@@ -256,6 +256,39 @@ void bench_free(bench_ctx *c, void *p)
     free(p);
 }
 
+void *bench_host_alloc(bench_ctx *c, size_t bytes)
+{
+    if (bytes == 0)
+        bytes = 64;
+    void *p = NULL;
+#ifdef BENCH_WITH_CUDA
+    if (c->gpu && !c->pageable)
+        p = bench_gpu_host_alloc(bytes);
+    else
+#endif
+    {
+        (void)c;
+        p = malloc(bytes);
+        if (p == NULL)
+            fprintf(stderr, "hive-bench: cannot allocate %zu bytes of host memory\n", bytes);
+    }
+    if (p != NULL)
+        memset(p, 0, bytes); /* touch every page now, not inside a timed call */
+    return p;
+}
+
+void bench_host_free(bench_ctx *c, void *p)
+{
+#ifdef BENCH_WITH_CUDA
+    if (c->gpu && !c->pageable) {
+        bench_gpu_host_free(p);
+        return;
+    }
+#endif
+    (void)c;
+    free(p);
+}
+
 int bench_memset(bench_ctx *c, void *p, int byte, size_t bytes)
 {
 #ifdef BENCH_WITH_CUDA

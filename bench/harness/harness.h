@@ -66,6 +66,7 @@ typedef struct bench_ctx {
     double cache_hbm_fraction; /* --cache-hbm-fraction (cache): of the values in device memory */
     uint32_t cache_slots;      /* --cache-slots (cache): slots per bucket, 0 = the library's default */
     double hot_fraction;       /* --hot-fraction (tiered): the hot tier's share of the records */
+    int pageable;              /* --pageable (tiered): host arrays from malloc on a GPU run too */
     int allocator;             /* --allocator: CUDA tables take bench_gpu_allocator() (gpu.h) */
     int quick;
     const bench_defaults *def;
@@ -143,6 +144,11 @@ int bench_stats(bench_ctx *c, hive_table *t, hive_stats *st);
 
 void *bench_alloc(bench_ctx *c, size_t bytes); /* table memory; NULL: message printed */
 void bench_free(bench_ctx *c, void *p);
+/* Host arrays: on a GPU run without --pageable, page-locked and mapped
+ * (bench_gpu_host_alloc), as a GPU program's I/O buffers; else malloc.
+ * Every page touched.  NULL: message printed. */
+void *bench_host_alloc(bench_ctx *c, size_t bytes);
+void bench_host_free(bench_ctx *c, void *p);
 int bench_memset(bench_ctx *c, void *p, int byte, size_t bytes);
 int bench_to_host(bench_ctx *c, void *host, const void *p, size_t bytes);
 int bench_to_table_memory(bench_ctx *c, void *p, const void *host, size_t bytes);

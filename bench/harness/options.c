@@ -27,6 +27,7 @@ enum {
     OPT_CACHE_HBM,
     OPT_CACHE_SLOTS,
     OPT_HOT_FRACTION,
+    OPT_PAGEABLE,
     OPT_ALLOCATOR,
     OPT_QUICK,
     OPT_OUT,
@@ -48,6 +49,7 @@ static const struct option long_options[] = {
     {"cache-hbm-fraction", required_argument, NULL, OPT_CACHE_HBM},
     {"cache-slots", required_argument, NULL, OPT_CACHE_SLOTS},
     {"hot-fraction", required_argument, NULL, OPT_HOT_FRACTION},
+    {"pageable", no_argument, NULL, OPT_PAGEABLE},
     {"allocator", no_argument, NULL, OPT_ALLOCATOR},
     {"quick", no_argument, NULL, OPT_QUICK},
     {"out", required_argument, NULL, OPT_OUT},
@@ -85,6 +87,9 @@ void bench_options_usage(FILE *f)
             "                           8, 16, 32, 64 or 128; default: the library's)\n"
             "  --hot-fraction F         tiered: the hot tier's entries as a fraction (0..1] of the\n"
             "                           records (default 0.1)\n"
+            "  --pageable               tiered: the query arrays from malloc on a GPU run too\n"
+            "                           (default there: page-locked and mapped, which the hot\n"
+            "                           tier reads and writes as they are)\n"
             "  --allocator              CUDA tables take their device memory through\n"
             "                           hive_config.allocator (cudaMallocAsync on the call's\n"
             "                           stream): their buckets move at each growth; the\n"
@@ -469,6 +474,9 @@ int bench_options_parse(bench_options *o, int argc, char **argv)
             break;
         case OPT_ALLOCATOR:
             o->allocator = 1;
+            break;
+        case OPT_PAGEABLE:
+            o->pageable = 1;
             break;
         case OPT_QUICK:
             o->quick = 1;

@@ -30,6 +30,7 @@ typedef struct bench_options {
     double cache_hbm_fraction; /* --cache-hbm-fraction: of the cache's values in device memory; 1 = all */
     uint32_t cache_slots;      /* --cache-slots: the cache's slots per bucket; 0 = the library's default */
     double hot_fraction;       /* --hot-fraction: the tiered hot tier's share of the records */
+    int pageable;              /* --pageable: tiered host arrays from malloc on a GPU run too */
     int allocator;             /* --allocator: CUDA tables' device memory through hive_config.allocator */
     int quick;                 /* --quick */
     int help, version;

@@ -28,6 +28,13 @@
  *             the batch's keys copied to the device and the values back
  *             inside the timing, as the host arrays of the others
  *
+ * The query arrays (keys, values, found flags) are host memory: on a GPU
+ * run page-locked and mapped (bench_host_alloc), as a GPU program's I/O
+ * buffers, which the two-level table's hot tier reads and writes as they
+ * are, and the GPU target copies by DMA; with --pageable, malloc's, which
+ * the two-level table stages and the GPU target copies through the
+ * driver's staging.  The rows' geometry column says which.
+ *
  * Rows: G queries/s by wall clock (synchronous calls), op "<target>
  * <stream> <find%>"; the tiered rows' value is their speed-up over cpu on
  * the same point (unit "x cpu"), and a row per point gives each two-level
@@ -285,8 +292,11 @@ int wl_tiered(bench_ctx *c)
 {
     uint32_t bits = c->bits;
     size_t kbytes = c->kbytes;
+    char geometry[sizeof c->geometry];
+    memcpy(geometry, c->geometry, sizeof geometry);
     c->bits = 64;
     c->kbytes = 8;
+    snprintf(c->geometry, sizeof c->geometry, "%s arrays", c->gpu ? (c->pageable ? "pageable" : "pinned") : "host");
     bench_begin(c, "tiered");
     tw_plan p;
     memset(&p, 0, sizeof p);
@@ -304,9 +314,10 @@ int wl_tiered(bench_ctx *c)
     int rc = 0;
     size_t w = (size_t)p.batch * 8;
     p.version = malloc(p.records * sizeof *p.version);
-    p.fkeys = malloc(w), p.fvals = malloc(w), p.ukeys = malloc(w), p.uvals = malloc(w);
+    p.fkeys = bench_host_alloc(c, w), p.fvals = bench_host_alloc(c, w);
+    p.ukeys = bench_host_alloc(c, w), p.uvals = bench_host_alloc(c, w);
     p.frec = malloc(p.batch * 4), p.urec = malloc(p.batch * 4);
-    p.found = malloc(p.batch);
+    p.found = bench_host_alloc(c, p.batch);
     if (c->gpu) {
         p.dkeys = bench_alloc(c, w);
         p.dvals = bench_alloc(c, w);
@@ -338,7 +349,9 @@ int wl_tiered(bench_ctx *c)
     }
 out:
     free(p.version);
-    free(p.fkeys), free(p.fvals), free(p.ukeys), free(p.uvals), free(p.frec), free(p.urec), free(p.found);
+    bench_host_free(c, p.fkeys), bench_host_free(c, p.fvals), bench_host_free(c, p.ukeys);
+    bench_host_free(c, p.uvals), bench_host_free(c, p.found);
+    free(p.frec), free(p.urec);
     if (c->gpu) {
         bench_free(c, p.dkeys);
         bench_free(c, p.dvals);
@@ -348,5 +361,6 @@ out:
         rc = -1;
     c->bits = bits;
     c->kbytes = kbytes;
+    memcpy(c->geometry, geometry, sizeof geometry);
     return rc;
 }

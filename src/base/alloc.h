@@ -19,6 +19,10 @@
  * values in host memory take its keys in bucket order, as calls over large
  * host ranges do, so that the tests' small caches run that path too.
  *
+ * And HIVE_TEST_TIERED_STAGED=1 makes the two-level table stage every find
+ * through its own buffers, as for arrays its hot tier cannot take as they
+ * are, so that the CPU runs of the tests cover that path too.
+ *
  * Only the tests' build of the library (hive_testing) reads these variables;
  * the installed libhive.so and libhive.a answer "no failure" without looking
  * (test_hooks.c).  In the tests' build each variable is read once per
@@ -42,6 +46,9 @@ int hive_test_capability(int real);
  * except in the tests' build with HIVE_TEST_CACHE_DEFER_BYTES=N set (then
  * also for any batch size). */
 long long hive_test_cache_defer(long long real);
+/* Whether the two-level table must stage its finds (src/tiered/tiered_api.c):
+ * 0, except in the tests' build with HIVE_TEST_TIERED_STAGED=1. */
+int hive_test_tiered_staged(void);
 /* calloc/aligned allocation that honours the injected failure. */
 void *hive_host_calloc(size_t count, size_t size);
 void *hive_host_aligned(size_t alignment, size_t size);

@@ -7,7 +7,8 @@
  * With HIVE_TEST_HOOKS=1 (the tests' hive_testing library: the same objects
  * with this variant beside them, src/CMakeLists.txt) they follow
  * HIVE_TEST_FAIL_ALLOC, HIVE_TEST_FAIL_RESIZE_STEP,
- * HIVE_TEST_COMPUTE_CAPABILITY and HIVE_TEST_CACHE_DEFER_BYTES as alloc.h
+ * HIVE_TEST_COMPUTE_CAPABILITY, HIVE_TEST_CACHE_DEFER_BYTES and
+ * HIVE_TEST_TIERED_STAGED as alloc.h
  * describes. */
 #include "alloc.h"
 
@@ -20,6 +21,8 @@ int hive_resize_step_should_fail(void) { return 0; }
 int hive_test_capability(int real) { return real; }
 
 long long hive_test_cache_defer(long long real) { return real; }
+
+int hive_test_tiered_staged(void) { return 0; }
 
 #else
 
@@ -115,5 +118,16 @@ long long hive_test_cache_defer(long long real)
     long long set = injection_load(&defer_bytes, defer_setting);
     return set < 0 ? real : set;
 }
+
+/* HIVE_TEST_TIERED_STAGED: 1 when set to 1. */
+static long long staged_setting(void)
+{
+    const char *v = getenv("HIVE_TEST_TIERED_STAGED");
+    return v != NULL && v[0] == '1';
+}
+
+static _Atomic long long staged = -2;
+
+int hive_test_tiered_staged(void) { return injection_load(&staged, staged_setting) == 1; }
 
 #endif

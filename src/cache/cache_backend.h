@@ -40,6 +40,11 @@ typedef struct hive_cache_backend_ops {
     hive_status (*clear)(void *impl, hive_stream stream);
     /* As hive_backend_ops.check_pointer (backend.h). */
     hive_status (*check_pointer)(const void *impl, const void *p, const char *call, const char *what);
+    /* Whether p is memory that the host and this backend's calls both take
+     * at that address (any host memory on the CPU; on CUDA, mapped pinned
+     * host memory or managed memory), so that a caller may pass its host
+     * arrays to the calls as they are.  Sets no error. */
+    int (*host_shared)(const void *impl, const void *p);
     /* Memory the table holds (values, keys, scores, digests, locks). */
     uint64_t (*bytes_held)(const void *impl);
     /* Buffers for save and load (cache_io.c): `bytes` that this backend's

@@ -61,6 +61,32 @@ static int reachable(const void *p, int owner, int *why)
     return 0;
 }
 
+/* The device address of page-locked host memory p, or NULL.  Asked from a
+ * thread other than the allocating one, the attributes may omit the mapping
+ * that cudaHostGetDevicePointer still reports (a mapped buffer of a finder
+ * thread, H200, CUDA 13.0). */
+static void *host_mapping(const void *p, const cudaPointerAttributes *attr)
+{
+    if (attr->devicePointer != NULL)
+        return attr->devicePointer;
+    void *mapped = NULL;
+    if (cudaHostGetDevicePointer(&mapped, (void *)p, 0) != cudaSuccess) {
+        cudaGetLastError();
+        return NULL;
+    }
+    return mapped;
+}
+
+extern "C" int hive_dict_host_shared(const void *p)
+{
+    cudaPointerAttributes attr;
+    if (cudaPointerGetAttributes(&attr, p) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return attr.type == cudaMemoryTypeManaged || (attr.type == cudaMemoryTypeHost && host_mapping(p, &attr) == p);
+}
+
 /* Checks p for a table on `device`, which is the current device. */
 extern "C" hive_status hive_dict_check_pointer(int device, const void *p, const char *call, const char *what)
 {
@@ -76,17 +102,7 @@ extern "C" hive_status hive_dict_check_pointer(int device, const void *p, const 
     case cudaMemoryTypeManaged: /* any device reaches it */
         return HIVE_SUCCESS;
     case cudaMemoryTypeHost: /* page-locked: the kernels use p itself */
-        if (attr.devicePointer == NULL) {
-            /* Asked from a thread other than the allocating one, the
-             * attributes may omit the mapping that cudaHostGetDevicePointer
-             * still reports (a mapped buffer of a finder thread, H200, CUDA
-             * 13.0). */
-            void *mapped = NULL;
-            if (cudaHostGetDevicePointer(&mapped, (void *)p, 0) == cudaSuccess)
-                attr.devicePointer = mapped;
-            else
-                cudaGetLastError();
-        }
+        attr.devicePointer = host_mapping(p, &attr);
         if (attr.devicePointer == p)
             return HIVE_SUCCESS;
         if (attr.devicePointer == NULL)

@@ -137,6 +137,9 @@ hive_status hive_dict_device_view_done(void *impl, hive_stream stream);
 /* HIVE_SUCCESS when a table on `device` (the current device) can read and
  * write p; else INVALID_ARGUMENT naming call and what (backend.h). */
 hive_status hive_dict_check_pointer(int device, const void *p, const char *call, const char *what);
+/* Whether p is memory that the host and the current device both address at
+ * p: mapped page-locked host memory, or managed memory.  Sets no error. */
+int hive_dict_host_shared(const void *p);
 
 #ifdef __cplusplus
 }

@@ -3,7 +3,8 @@
  *
  *   tiered_config.c   the config checked and resolved
  *   tiered_api.c      the handle (tiers, buffers, lock), entry points, argument checks
- *   tiered_find.c     a find step: hot, then cold, then promotion
+ *   tiered_find.c     a find step: hot (over the caller's arrays, or staged), then cold,
+ *                     then promotion
  *   tiered_write.c    upsert and erase steps
  *   tiered_move.c     keys entering the hot tier (what they displace is dropped)
  *   tiered_dedup.c    a step's keys made unique, the last occurrence winning
@@ -131,9 +132,10 @@ hive_status hive_tiered_admit(hive_tiered *t, uint64_t m, const uint64_t *keys, 
                               hive_stream stream);
 
 /* tiered_find.c, tiered_write.c: one step of at most config.batch keys;
- * reserved keys are skipped and counted into *skipped. */
+ * reserved keys are skipped and counted into *skipped.  A find is `direct`
+ * when the hot tier takes the caller's arrays as they are (tiered_api.c). */
 hive_status hive_tiered_find_step(hive_tiered *t, uint64_t n, const uint64_t *keys, uint64_t *values,
-                                  uint8_t *found, uint64_t *skipped, hive_stream stream);
+                                  uint8_t *found, int direct, uint64_t *skipped, hive_stream stream);
 hive_status hive_tiered_upsert_step(hive_tiered *t, uint64_t n, const uint64_t *keys, const uint64_t *values,
                                     uint64_t *skipped, hive_stream stream);
 hive_status hive_tiered_erase_step(hive_tiered *t, uint64_t n, const uint64_t *keys, uint8_t *results,

@@ -3,6 +3,7 @@
  * config.batch keys a step: tiered_find.c, tiered_write.c).  The handle's
  * tiers, buffers and worker pool are made and freed here. */
 #include <sched.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "base/alloc.h"
@@ -239,6 +240,20 @@ hive_status hive_tiered_upsert(hive_tiered *tiered, uint64_t n, const uint64_t *
     TIERED_CALL(tiered, "hive_tiered_upsert", upsert_locked(tiered, n, keys, values, stream));
 }
 
+/* Whether the hot tier takes a find's arrays as they are (NULL ones need
+ * nothing): 8-byte aligned, and memory that the host and the hot tier's
+ * calls both address (any host memory for a CPU hot tier; mapped pinned or
+ * managed memory for a CUDA one).  Then its steps skip the staging and the
+ * scatter of the hot hits (tiered_find.c). */
+static int takes_as_is(const hive_tiered *t, const uint64_t *keys, const uint64_t *values, const uint8_t *found)
+{
+    const hive_cache *h = t->hot;
+    if (hive_test_tiered_staged() || (((uintptr_t)keys | (uintptr_t)values) & 7u) != 0)
+        return 0;
+    return h->ops->host_shared(h->impl, keys) && (values == NULL || h->ops->host_shared(h->impl, values)) &&
+           (found == NULL || h->ops->host_shared(h->impl, found));
+}
+
 static hive_status find_locked(hive_tiered *t, uint64_t n, const uint64_t *keys, uint64_t *values,
                                uint8_t *found, hive_stream stream)
 {
@@ -248,10 +263,11 @@ static hive_status find_locked(hive_tiered *t, uint64_t n, const uint64_t *keys,
         return HIVE_SUCCESS;
     HIVE_CHECK_ARG(keys != NULL, call, "keys is NULL");
     uint64_t skipped = 0;
+    int direct = takes_as_is(t, keys, values, found);
     for (uint64_t at = 0; at < n; at += t->config.batch) {
         uint64_t step = n - at < t->config.batch ? n - at : t->config.batch;
         HIVE_TRY(hive_tiered_find_step(t, step, keys + at, values != NULL ? values + at : NULL,
-                                       found != NULL ? found + at : NULL, &skipped, stream));
+                                       found != NULL ? found + at : NULL, direct, &skipped, stream));
     }
     return reserved_status(skipped, call);
 }

@@ -1,9 +1,13 @@
 /* tiered_find.c — one step of hive_tiered_find:
  *
- *   1. the step's unreserved keys staged (a compaction; at[] their positions)
- *   2. hot tier: find_missed; the hits' values and flags scattered out
- *   3. cold tier: find of the misses; their values and flags scattered out
- *   4. unless PROMOTE_NEVER, the cold hits (one in promote_one_in of them,
+ *   1. hot tier: find_missed, with the misses listed.  Over the caller's
+ *      arrays as they are when the hot tier takes them (`direct`: host
+ *      memory on a CPU hot tier, mapped pinned or managed memory on a CUDA
+ *      one): the hits' values and every found flag land in place.  Else
+ *      the step's unreserved keys are staged first (a compaction; at[] their
+ *      positions), and the hits' values and flags scattered out after.
+ *   2. cold tier: find of the misses; their values and flags scattered out
+ *   3. unless PROMOTE_NEVER, the cold hits (one in promote_one_in of them,
  *      drawn) enter the hot tier.  A key repeated among them carries one
  *      value (the cold tier's, read in this step), so its repeats may enter
  *      together: the cache gives the key one copy.
@@ -14,6 +18,7 @@
 #include <string.h>
 
 #include "base/check.h"
+#include "cache/cache_table.h"
 #include "hash/bithash.h"
 #include "tiered/tiered.h"
 
@@ -23,6 +28,7 @@ typedef struct out_job {
     hive_tiered *t;
     uint64_t *values;
     uint8_t *found;
+    const uint32_t *at; /* staged: the caller's position of staged key j; direct: NULL */
     uint64_t salt;      /* this step's draws of promote_one_in */
     uint64_t cold_hits; /* (__atomic) */
 } out_job;
@@ -63,7 +69,7 @@ static void cold_range(hive_cpu_loop *loop, uint64_t k0, uint64_t k1)
     hive_tiered *t = o->t;
     uint64_t hits = 0;
     for (uint64_t k = k0; k < k1; k++) {
-        uint32_t i = t->at[t->s_values2[k]];
+        uint64_t i = o->at != NULL ? o->at[t->s_values2[k]] : t->s_values2[k];
         if (t->c_flags[k]) {
             hits++;
             if (o->values != NULL)
@@ -92,31 +98,69 @@ static void up_move(hive_tiered_compact *c, uint64_t from, uint64_t to)
     t->s_values[to] = t->c_values[from];
 }
 
-hive_status hive_tiered_find_step(hive_tiered *t, uint64_t n, const uint64_t *keys, uint64_t *values,
-                                  uint8_t *found, uint64_t *skipped, hive_stream stream)
+/* Step 1 over the staged keys: *u of them, *missed listed. */
+static hive_status hot_staged(hive_tiered *t, out_job *o, uint64_t n, const uint64_t *keys, uint64_t *skipped,
+                              uint64_t *u, uint64_t *missed, hive_stream stream)
 {
-    uint64_t u = hive_tiered_stage(t, n, keys);
-    *skipped += n - u;
-    if (found != NULL && u < n)
+    *u = hive_tiered_stage(t, n, keys);
+    *skipped += n - *u;
+    if (o->found != NULL && *u < n)
         for (uint64_t i = 0; i < n; i++)
             if (keys[i] >= HIVE_KV64_RESERVED_MIN)
-                found[i] = 0;
-    if (u == 0)
+                o->found[i] = 0;
+    if (*u == 0)
         return HIVE_SUCCESS;
+    HIVE_TRY(hive_cache_find_missed(t->hot, *u, t->s_keys, t->s_values, NULL, t->s_keys2, t->s_values2,
+                                    missed, stream));
+    memset(t->s_flags, 1, *u); /* s_flags[j]: staged key j was a hot hit */
+    o->loop.range = unmark_range;
+    hive_cpu_loop_run(t->pool, &o->loop, *missed, 2);
+    o->loop.range = hits_range;
+    hive_cpu_loop_run(t->pool, &o->loop, *u, 2);
+    o->at = t->at;
+    return HIVE_SUCCESS;
+}
 
-    uint64_t missed = 0;
-    HIVE_TRY(hive_cache_find_missed(t->hot, u, t->s_keys, t->s_values, NULL, t->s_keys2, t->s_values2,
-                                    &missed, stream));
+/* Step 1 over the caller's arrays: the hot tier skips and counts reserved
+ * keys (found 0, not listed as missed). */
+static hive_status hot_direct(hive_tiered *t, out_job *o, uint64_t n, const uint64_t *keys, uint64_t *skipped,
+                              uint64_t *u, uint64_t *missed, hive_stream stream)
+{
+    hive_cache_batch b;
+    memset(&b, 0, sizeof b);
+    b.op = HIVE_CACHE_FIND;
+    b.policy = HIVE_SCORE_LRU;
+    b.value_type = HIVE_VALUE_I64;
+    b.n = n;
+    b.keys = keys;
+    b.values_out = o->values;
+    b.found = o->found;
+    b.out_keys = t->s_keys2;
+    b.out_indices = t->s_values2;
+    hive_cache_outcome out;
+    hive_status s = hive_cache_run(t->hot, &b, &out, stream, "hive_tiered_find");
+    if (s == HIVE_ERROR_RESERVED_KEY) { /* counted into the call's own report */
+        hive_clear_error();
+        s = HIVE_SUCCESS;
+    }
+    HIVE_TRY(s);
+    *skipped += out.reserved;
+    *u = n - out.reserved;
+    *missed = out.out;
+    o->at = NULL;
+    return HIVE_SUCCESS;
+}
+
+hive_status hive_tiered_find_step(hive_tiered *t, uint64_t n, const uint64_t *keys, uint64_t *values,
+                                  uint8_t *found, int direct, uint64_t *skipped, hive_stream stream)
+{
     out_job o;
     memset(&o, 0, sizeof o);
     o.t = t;
     o.values = values;
     o.found = found;
-    memset(t->s_flags, 1, u); /* s_flags[j]: staged key j was a hot hit */
-    o.loop.range = unmark_range;
-    hive_cpu_loop_run(t->pool, &o.loop, missed, 2);
-    o.loop.range = hits_range;
-    hive_cpu_loop_run(t->pool, &o.loop, u, 2);
+    uint64_t u = 0, missed = 0;
+    HIVE_TRY((direct ? hot_direct : hot_staged)(t, &o, n, keys, skipped, &u, &missed, stream));
     t->stats.hot_hits += u - missed;
     if (missed == 0)
         return HIVE_SUCCESS;

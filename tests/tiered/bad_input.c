@@ -193,18 +193,31 @@ static void calls(void)
     HT_CHECK(strstr(hive_last_error(), "3 keys") != NULL, "error text: %s", hive_last_error());
     HT_MUST(hive_tiered_size(t, &size));
     HT_CHECK_EQ(size, 5, "%s", "the plain keys stored, the reserved ones not");
-    for (int i = 0; i < 8; i++)
-        out[i] = 0xDEAD;
-    memset(flags, 2, sizeof flags);
-    HT_CHECK_STATUS(hive_tiered_find(t, 8, keys, out, flags, NULL), HIVE_ERROR_RESERVED_KEY, "%s",
-                    "find with reserved keys");
-    for (int i = 0; i < 8; i++) {
-        int res = keys[i] >= HIVE_KV64_RESERVED_MIN;
-        HT_CHECK(flags[i] == !res && out[i] == (res ? 0xDEAD : values[i]), "find key %d: found %u value %llx",
-                 i, flags[i], (unsigned long long)out[i]);
+    /* Finds from the test's array memory too (HIVE_TIERED_TEST_MEMORY),
+     * which a CUDA hot tier may take as it is. */
+    uint64_t *akeys = tt_array(&T, sizeof keys), *aout = tt_array(&T, sizeof out);
+    uint8_t *aflags = tt_array(&T, sizeof flags);
+    memcpy(akeys, keys, sizeof keys);
+    for (int pass = 0; pass < 2; pass++) {
+        uint64_t *k = pass ? akeys : keys, *o = pass ? aout : out;
+        uint8_t *f = pass ? aflags : flags;
+        for (int i = 0; i < 8; i++)
+            o[i] = 0xDEAD;
+        memset(f, 2, 8);
+        HT_CHECK_STATUS(hive_tiered_find(t, 8, k, o, f, NULL), HIVE_ERROR_RESERVED_KEY, "%s",
+                        "find with reserved keys");
+        for (int i = 0; i < 8; i++) {
+            int res = keys[i] >= HIVE_KV64_RESERVED_MIN;
+            HT_CHECK(f[i] == !res && o[i] == (res ? 0xDEAD : values[i]),
+                     "find key %d (%s arrays): found %u value %llx", i, pass ? tt_memory_name() : "stack", f[i],
+                     (unsigned long long)o[i]);
+        }
+        HT_CHECK_STATUS(hive_tiered_find(t, 8, k, NULL, NULL, NULL), HIVE_ERROR_RESERVED_KEY, "%s",
+                        "find without outputs");
     }
-    HT_CHECK_STATUS(hive_tiered_find(t, 8, keys, NULL, NULL, NULL), HIVE_ERROR_RESERVED_KEY, "%s",
-                    "find without outputs");
+    tt_array_free(&T, akeys);
+    tt_array_free(&T, aout);
+    tt_array_free(&T, aflags);
     HT_CHECK_STATUS(hive_tiered_find(t, 2, keys, NULL, flags, NULL), HIVE_SUCCESS, "%s", "find, flags only");
     HT_CHECK(flags[0] == 1 && flags[1] == 1, "%s", "find, flags only: found");
     memset(flags, 0xEE, sizeof flags);

@@ -24,7 +24,10 @@
  * with a fifth of it repeated at the end (the repeats' values win), finds of
  * the universe and as many absent keys (most of them cold: promotion of
  * tens of thousands of keys at once), Zipf upserts, an erase of a third,
- * each checked against the oracle. */
+ * each checked against the oracle.
+ *
+ * The arrays come from HIVE_TIERED_TEST_MEMORY's memory (tiered_test.h), so
+ * that the finds run over the caller's arrays or staged, as registered. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,13 +123,13 @@ static void run(const run_cfg *rc, uint64_t universe, uint64_t seed)
     ht_ref_init(&oracle);
     /* The universe, and as many keys never inserted (another salt). */
     uint64_t all_n = 2 * universe;
-    uint64_t *all = malloc(all_n * sizeof *all);
+    uint64_t *all = tt_array(&T, all_n * sizeof *all);
     for (uint64_t r = 0; r < universe; r++) {
         all[r] = tt_key(r, 1);
         all[universe + r] = tt_key(r, 2);
     }
-    uint64_t *keys = malloc(MAX_KEYS * sizeof *keys), *values = malloc(MAX_KEYS * sizeof *values);
-    uint8_t *flags = malloc(MAX_KEYS);
+    uint64_t *keys = tt_array(&T, MAX_KEYS * sizeof *keys), *values = tt_array(&T, MAX_KEYS * sizeof *values);
+    uint8_t *flags = tt_array(&T, MAX_KEYS);
 
     for (int call = 0; call < CALLS; call++) {
         uint64_t n = 1 + ht_rng_below(&rng, MAX_KEYS);
@@ -181,10 +184,10 @@ static void run(const run_cfg *rc, uint64_t universe, uint64_t seed)
            (unsigned long long)s.evicted);
 
     tt_close(t);
-    free(all);
-    free(keys);
-    free(values);
-    free(flags);
+    tt_array_free(&T, all);
+    tt_array_free(&T, keys);
+    tt_array_free(&T, values);
+    tt_array_free(&T, flags);
     ht_ref_free(&oracle);
     tt_stream_free(&z);
 }
@@ -201,9 +204,9 @@ static void large(uint64_t universe, uint64_t seed)
     ht_ref oracle;
     ht_ref_init(&oracle);
     uint64_t all_n = 2 * universe, n = universe + universe / 5;
-    uint64_t *all = malloc(all_n * sizeof *all), *keys = malloc(n * sizeof *keys);
-    uint64_t *values = malloc(n * sizeof *values);
-    uint8_t *flags = malloc(n);
+    uint64_t *all = tt_array(&T, all_n * sizeof *all), *keys = tt_array(&T, n * sizeof *keys);
+    uint64_t *values = tt_array(&T, n * sizeof *values);
+    uint8_t *flags = tt_array(&T, n);
     for (uint64_t r = 0; r < universe; r++) {
         all[r] = tt_key(r, 3);
         all[universe + r] = tt_key(r, 4);
@@ -242,10 +245,10 @@ static void large(uint64_t universe, uint64_t seed)
            (unsigned long long)s.evicted);
     tt_stream_free(&z);
     tt_close(t);
-    free(all);
-    free(keys);
-    free(values);
-    free(flags);
+    tt_array_free(&T, all);
+    tt_array_free(&T, keys);
+    tt_array_free(&T, values);
+    tt_array_free(&T, flags);
     ht_ref_free(&oracle);
 }
 
@@ -269,8 +272,8 @@ int main(int argc, char **argv)
     if (universe < 1024)
         universe = 1024;
     static char name[96];
-    snprintf(name, sizeof name, "tiered differential %s (universe %llu)", T.backend_name,
-             (unsigned long long)universe);
+    snprintf(name, sizeof name, "tiered differential %s (universe %llu, %s arrays)", T.backend_name,
+             (unsigned long long)universe, tt_memory_name());
     ht_begin(name);
     const double zipfs[] = {0, 0.99}, fractions[] = {0.01, 0.10, 1.0};
     const hive_tiered_promote promotes[] = {HIVE_TIERED_PROMOTE_ON_FIND, HIVE_TIERED_PROMOTE_ON_FIND,

@@ -8,6 +8,51 @@
 
 #define POISON 0xA5A5A5A5A5A5A5A5ull
 
+/* 0: host (malloc), else the ht_memory + 1 of the test memory. */
+static int array_memory(void)
+{
+    const char *v = getenv("HIVE_TIERED_TEST_MEMORY");
+    if (v == NULL || v[0] == '\0' || strcmp(v, "host") == 0)
+        return 0;
+    if (strcmp(v, "mapped") == 0)
+        return 1 + HT_MEMORY_MAPPED;
+    if (strcmp(v, "managed") == 0)
+        return 1 + HT_MEMORY_MANAGED;
+    ht_fatal("HIVE_TIERED_TEST_MEMORY=%s: expected host, mapped or managed", v);
+}
+
+const char *tt_memory_name(void)
+{
+    static const char *const names[] = {"host", "managed", "mapped"};
+    return names[array_memory()];
+}
+
+void *tt_array(const ht_target *t, size_t bytes)
+{
+    int m = array_memory();
+    if (m == 0) {
+        void *p = malloc(bytes ? bytes : 1);
+        if (p == NULL)
+            ht_fatal("cannot allocate %zu bytes of host memory", bytes);
+        return p;
+    }
+    ht_target mt = *t;
+    mt.memory = (ht_memory)(m - 1);
+    return ht_alloc(&mt, bytes);
+}
+
+void tt_array_free(const ht_target *t, void *p)
+{
+    int m = array_memory();
+    if (m == 0) {
+        free(p);
+        return;
+    }
+    ht_target mt = *t;
+    mt.memory = (ht_memory)(m - 1);
+    ht_free(&mt, p);
+}
+
 hive_tiered_config tt_config(const ht_target *t)
 {
     hive_tiered_config c = HIVE_TIERED_CONFIG_INIT;

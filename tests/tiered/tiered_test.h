@@ -40,6 +40,17 @@ uint64_t tt_check_all(hive_tiered *tiered, const ht_ref *oracle, const uint64_t 
  * hot <= capacity, hot <= size. */
 void tt_check_sizes(hive_tiered *tiered, const ht_ref *oracle);
 
+/* The arrays a test passes to the calls, from the memory that
+ * HIVE_TIERED_TEST_MEMORY names: "host" (malloc; the default), "mapped"
+ * (pinned host memory mapped for the GPU) or "managed".  A CUDA hot tier
+ * takes mapped and managed arrays as they are, and stages host ones
+ * (tiered_api.c); a CPU hot tier takes any as it is, unless
+ * HIVE_TEST_TIERED_STAGED=1.  Never NULL (exits 1 instead). */
+void *tt_array(const ht_target *t, size_t bytes);
+void tt_array_free(const ht_target *t, void *p);
+/* The memory's name, for the programs' banners. */
+const char *tt_memory_name(void);
+
 /* Key ranks in [0, universe): Zipf (exponent s) by inverse CDF, or uniform
  * when s == 0. */
 typedef struct tt_stream {

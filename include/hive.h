@@ -778,10 +778,16 @@ HIVE_API hive_status hive_cache_load_fd(hive_cache *cache, int fd, uint64_t *cou
  * being written anywhere, so no call can lose a key between the tiers, and
  * the size is the cold tier's.
  *
- * Memory.  Every array is ordinary host memory (for either hot backend):
- * the cold tier is on the host, and the calls stage keys and values for the
- * hot tier in buffers of their own (mapped pinned host memory for a CUDA hot
- * tier).  Values are 8 bytes (uint64_t); wider values are not supported.
+ * Memory.  Every array is host memory the host can read and write (for
+ * either hot backend): the cold tier is on the host.  The calls stage keys
+ * and values for the hot tier in buffers of their own (mapped pinned host
+ * memory for a CUDA hot tier), except that a find whose keys, values and
+ * found flags the hot tier can take as they are (any host memory for a CPU
+ * hot tier; page-locked memory mapped for the device, as from cudaHostAlloc
+ * with cudaHostAllocMapped or cudaHostRegister with cudaHostRegisterMapped,
+ * or managed memory, for a CUDA one) hands them to it directly: no copy of
+ * the keys, and the hot hits' values and flags land in place.  Values are 8
+ * bytes (uint64_t); wider values are not supported.
  *
  * Keys are those of HIVE_KV64: HIVE_KV64_RESERVED_MIN and up are reserved; a
  * call skips them (find: found 0, value untouched; erase: result

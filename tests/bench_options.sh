@@ -14,7 +14,8 @@
 #   * --cache-hbm-fraction: the cache workload verified with values in two
 #     arrays, the fraction in its header; values outside 0..1 exit 2.
 #   * --hot-fraction: the tiered workload verified with a hot tier of half the
-#     records, the fraction in its rows' x column; values outside (0, 1] exit 2.
+#     records, the fraction in its rows' x column, "host arrays" in their
+#     geometry column; values outside (0, 1] exit 2; --pageable accepted.
 #   * --cache-slots: the cache workload verified with 8-slot buckets, named in
 #     its header and CSV; other sizes exit 2.
 #   * --design: one design's rows carry its name in the CSV's design column and
@@ -164,6 +165,12 @@ done
   --out "$dir/hot" >"$dir/hot.out" 2>&1 || { cat "$dir/hot.out"; fail "--hot-fraction 0.5: the run failed"; }
 grep -q "0 verification failures" "$dir/hot.out" || fail "--hot-fraction 0.5: a check failed"
 [ "$(csv_field "$dir/hot/tiered_cpu_kv64.csv" "tiered zipf0.99 95" x)" = "0.5" ] || fail "--hot-fraction 0.5: not in the CSV"
+[ "$(csv_field "$dir/hot/tiered_cpu_kv64.csv" "tiered zipf0.99 95" geometry)" = "host arrays" ] ||
+  fail "tiered: the CPU run's geometry column does not read 'host arrays'"
+# --pageable: accepted (on a CPU run the arrays are malloc's either way), verified.
+"$bench" tiered --backend cpu --runs 1 --n 2^12 --batch 1024 --pageable \
+  --out "$dir/pageable" >"$dir/pageable.out" 2>&1 || { cat "$dir/pageable.out"; fail "--pageable: the run failed"; }
+grep -q "0 verification failures" "$dir/pageable.out" || fail "--pageable: a check failed"
 for bad in 0 1.5 -0.1 x ''; do
   "$bench" tiered --backend cpu --hot-fraction "$bad" >/dev/null 2>"$dir/bad.err"
   rc=$?

@@ -13,8 +13,9 @@
 /* Chunks per thread: enough to even out threads that run at different
  * speeds, few enough that claiming one is noise. */
 #define CHUNKS_PER_THREAD 8u
-/* Smallest chunk: a few hundred microseconds of work. */
-#define MIN_CHUNK 4096u
+/* Smallest chunk: 10-15 us of work, so that a batch of a few thousand keys
+ * is shared out over every thread. */
+#define MIN_CHUNK 256u
 
 typedef struct run_job {
     const hive_cpu_kernels *kernels;

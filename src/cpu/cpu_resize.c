@@ -11,6 +11,10 @@
 
 /* Buckets (or stash slots) a thread claims at a time. */
 #define STEP_CHUNK 4096u
+/* Steps over fewer slots run on the calling thread: a slot costs a few
+ * nanoseconds in a sequential pass, against tens of microseconds to wake
+ * the workers. */
+#define RESIZE_PARALLEL_SLOTS 16384u
 
 static const char resize_call[] = "hive resize";
 
@@ -67,7 +71,7 @@ hive_status hive_cpu_step(void *impl, hive_resize_op op, hive_index ix, uint64_t
     for (uint64_t at = begin; at < end; at += ct->resize_batch) {
         job.next = at;
         job.end = end - at < ct->resize_batch ? end : at + ct->resize_batch;
-        if ((job.end - at) * ct->S < HIVE_CPU_PARALLEL_MIN)
+        if ((job.end - at) * ct->S < RESIZE_PARALLEL_SLOTS)
             step_task(&job);
         else
             hive_cpu_pool_run(ct->pool, step_task, &job);

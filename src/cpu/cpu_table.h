@@ -98,9 +98,10 @@ static inline uint64_t hive_cpu_tag_bytes(const hive_cpu_table *ct, uint64_t buc
     return HIVE_DESIGN_TAGGED(ct->design) ? buckets * ct->S * sizeof(uint16_t) : 0;
 }
 
-/* Batches below this many keys run on the calling thread: waking the
- * workers would cost more than it saves. */
-#define HIVE_CPU_PARALLEL_MIN 16384u
+/* Batches below this many keys run on the calling thread: waking sleeping
+ * workers (about 60 us on a 16-core host) would cost more than it saves, at
+ * 30-60 ns a key on one thread (docs/perf.md, "CPU backend"). */
+#define HIVE_CPU_PARALLEL_MIN 2048u
 
 /* Whether a pass over keys prefetches each key's second bucket as well as
  * its first, given how many keys the table may hold by the end of the pass.

@@ -318,6 +318,30 @@ HIVE_PROTO void hive_cache_min_in(const hive_cache_view *v, uint64_t b, uint64_t
     }
 }
 
+/* The bucket of a two-bucket place that a writer would store `key` in now,
+ * as hive_cache_claim_locked decides it: the bucket the key is in, else the
+ * emptier with a free slot (the first on a tie), else, where `inserts`, the
+ * one holding the lower score (the one it would evict from).  Read without
+ * locks: a hint for the order of a call over host values (cuda_cache.cu),
+ * which the call's own writes may overtake at the cost of the order only. */
+HIVE_PROTO uint64_t hive_cache_bucket_hint(const hive_cache_view *v, hive_cache_place p, uint64_t key, int inserts)
+{
+    int busy = 0;
+    hive_cache_frees f1, f2;
+    if (p.b2 == p.b1 || hive_cache_scan_locked(v, p.b1, p.digest, key, &busy, &f1) != HIVE_CACHE_NO_SLOT)
+        return p.b1;
+    if (hive_cache_scan_locked(v, p.b2, p.digest, key, &busy, &f2) != HIVE_CACHE_NO_SLOT)
+        return p.b2;
+    if (f1.count > 0 || f2.count > 0)
+        return f2.count > f1.count ? p.b2 : p.b1;
+    if (!inserts)
+        return p.b1;
+    uint64_t min = 0, slot = HIVE_CACHE_NO_SLOT;
+    hive_cache_min_in(v, p.b1, &min, &slot);
+    hive_cache_min_in(v, p.b2, &min, &slot);
+    return slot / v->slots;
+}
+
 /* A present key's stored score, read after its slot is locked where the
  * write needs it (`old`), else 0: writes that do not (the LRU, epoch-LRU and
  * custom policies' but for assign_values and accum_or_assign) skip the
@@ -552,8 +576,7 @@ HIVE_PROTO void hive_cache_begin(hive_cache_view *v, const hive_cache_batch *b, 
 
     /* Writers that take a value and/or a score. */
     uint64_t inc = b->scores_in ? b->scores_in[i] : 0;
-    int may_insert = b->op == HIVE_CACHE_UPSERT || b->op == HIVE_CACHE_FIND_OR_INSERT ||
-                     (b->op == HIVE_CACHE_ACCUM && !b->flags[i]);
+    int may_insert = hive_cache_op_inserts(b->op) && (b->op != HIVE_CACHE_ACCUM || !b->flags[i]);
     /* The stored score of a present key matters to LFU sums and to the ops
      * that keep it. */
     int old = b->policy == HIVE_SCORE_LFU || b->policy == HIVE_SCORE_EPOCH_LFU || b->op == HIVE_CACHE_ASSIGN_VALUES ||

@@ -178,6 +178,10 @@ typedef enum hive_cache_op {
 /* Whether an op writes (the writers' group, hive.h) and whether it may
  * store new keys. */
 HIVE_HD int hive_cache_op_writes(int op) { return op != HIVE_CACHE_FIND && op != HIVE_CACHE_CONTAINS; }
+HIVE_HD int hive_cache_op_inserts(int op)
+{
+    return op == HIVE_CACHE_UPSERT || op == HIVE_CACHE_FIND_OR_INSERT || op == HIVE_CACHE_ACCUM;
+}
 
 /* One bulk call as the per-key loops take it.  Arrays are the caller's
  * (table memory) or NULL where the call has none. */

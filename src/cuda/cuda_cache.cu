@@ -421,7 +421,8 @@ static hive_cache_copy copy_geometry(uint32_t value_bytes, uint32_t value_type, 
 /* A call that moves values partly living in host memory, over more of it
  * than the GPU's address translation covers, takes its keys in the order of
  * their buckets (hive_cache_bucket_order_kernel: the first, or in a
- * dual-bucket cache the one a present key is in): a key's value slot lies
+ * dual-bucket cache the one a writer would use now: where a present key is,
+ * where a new one would go): a key's value slot lies
  * in its bucket, so the values then move in about address order, whose
  * translations the GPU reuses.  Random 128-byte reads ran 14.9 GB/s over
  * 1 GiB of mapped host memory and 5.9 over 4 GiB, the same reads sorted
@@ -501,7 +502,7 @@ static hive_status order_by_bucket(const hive_cache_cuda *c, order_lists *d, con
                                    cudaStream_t s, const char *call, const uint64_t **order)
 {
     hive_cache_bucket_order_kernel<<<grid_for(c, K_FIND, b->n), HIVE_CACHE_THREADS, 0, s>>>(
-        c->view, b->keys, b->n, d->buckets[0], d->index[0]);
+        c->view, b->keys, b->n, hive_cache_op_inserts(b->op), d->buckets[0], d->index[0]);
     HIVE_TRY(launched(call));
     int end_bit = 64 - __builtin_clzll(c->view.buckets | 1);
     cub::DoubleBuffer<uint64_t> keys(d->buckets[0], d->buckets[1]), values(d->index[0], d->index[1]);

@@ -336,23 +336,17 @@ __global__ void __launch_bounds__(HIVE_CACHE_THREADS, HIVE_CACHE_READ_MIN_BLOCKS
 
 /* Each key's bucket and its position, for a batch to be sorted into bucket
  * order (cuda_cache.cu, "calls over host values"): its first bucket, or,
- * with two buckets a key, the one it is found in now (a hint: writers may
- * move it before the batch runs, which costs only the order). */
+ * with two buckets a key, the one a writer would use now
+ * (hive_cache_bucket_hint: where it is, else where a batch that `inserts`
+ * would store it). */
 __global__ void __launch_bounds__(HIVE_CACHE_THREADS)
-    hive_cache_bucket_order_kernel(hive_cache_view v, const uint64_t *keys, uint64_t n, uint64_t *buckets,
-                                   uint64_t *index)
+    hive_cache_bucket_order_kernel(hive_cache_view v, const uint64_t *keys, uint64_t n, int inserts,
+                                   uint64_t *buckets, uint64_t *index)
 {
     uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
     for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
         hive_cache_place p = hive_cache_place_of(keys[i], v.buckets, v.dual, v.seed);
-        uint64_t b = p.b1;
-        if (p.b2 != p.b1) {
-            int busy = 0;
-            uint64_t s = hive_cache_find_key(&v, p, keys[i], 0, &busy);
-            if (s != HIVE_CACHE_NO_SLOT)
-                b = s / v.slots;
-        }
-        buckets[i] = b;
+        buckets[i] = hive_cache_bucket_hint(&v, p, keys[i], inserts);
         index[i] = i;
     }
 }

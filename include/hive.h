@@ -779,7 +779,8 @@ HIVE_API hive_status hive_cache_load_fd(hive_cache *cache, int fd, uint64_t *cou
  * the size is the cold tier's.
  *
  * Memory.  Every array is host memory the host can read and write (for
- * either hot backend): the cold tier is on the host.  The calls stage keys
+ * either hot backend): the cold tier is on the host; memory only a device
+ * reaches is refused with HIVE_ERROR_INVALID_ARGUMENT.  The calls stage keys
  * and values for the hot tier in buffers of their own (mapped pinned host
  * memory for a CUDA hot tier), except that a find whose keys, values and
  * found flags the hot tier can take as they are (any host memory for a CPU

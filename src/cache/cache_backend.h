@@ -40,11 +40,12 @@ typedef struct hive_cache_backend_ops {
     hive_status (*clear)(void *impl, hive_stream stream);
     /* As hive_backend_ops.check_pointer (backend.h). */
     hive_status (*check_pointer)(const void *impl, const void *p, const char *call, const char *what);
-    /* Whether p is memory that the host and this backend's calls both take
-     * at that address (any host memory on the CPU; on CUDA, mapped pinned
-     * host memory or managed memory), so that a caller may pass its host
-     * arrays to the calls as they are.  Sets no error. */
-    int (*host_shared)(const void *impl, const void *p);
+    /* Who reaches memory p at that address (hive_cache_reach): the host and
+     * this backend's calls both (any host memory on the CPU; on CUDA, mapped
+     * pinned host memory or managed memory), so that a caller's host arrays
+     * may go to the calls as they are; the host only (pageable memory); or
+     * the device only.  Sets no error. */
+    int (*reach)(const void *impl, const void *p);
     /* Memory the table holds (values, keys, scores, digests, locks). */
     uint64_t (*bytes_held)(const void *impl);
     /* Buffers for save and load (cache_io.c): `bytes` that this backend's
@@ -55,6 +56,8 @@ typedef struct hive_cache_backend_ops {
     void *(*alloc_io)(const void *impl, size_t bytes);
     void (*free_io)(const void *impl, void *p);
 } hive_cache_backend_ops;
+
+enum hive_cache_reach { HIVE_REACH_HOST = 0, HIVE_REACH_BOTH = 1, HIVE_REACH_DEVICE = 2 };
 
 extern const hive_cache_backend_ops hive_cache_cpu_backend;
 #ifdef HIVE_WITH_CUDA

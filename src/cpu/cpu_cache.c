@@ -410,11 +410,11 @@ static hive_status cpu_cache_check_pointer(const void *impl, const void *p, cons
     return HIVE_SUCCESS;
 }
 
-static int cpu_cache_host_shared(const void *impl, const void *p)
+static int cpu_cache_reach(const void *impl, const void *p)
 {
     (void)impl;
     (void)p;
-    return 1;
+    return HIVE_REACH_BOTH;
 }
 
 static uint64_t cpu_cache_bytes_held(const void *impl)
@@ -446,7 +446,7 @@ const hive_cache_backend_ops hive_cache_cpu_backend = {
     .count = cpu_cache_count,
     .clear = cpu_cache_clear,
     .check_pointer = cpu_cache_check_pointer,
-    .host_shared = cpu_cache_host_shared,
+    .reach = cpu_cache_reach,
     .bytes_held = cpu_cache_bytes_held,
     .alloc_io = cpu_cache_alloc_io,
     .free_io = cpu_cache_free_io,

@@ -720,17 +720,17 @@ static hive_status cache_check_pointer(const void *impl, const void *p, const ch
     return st;
 }
 
-static int cache_host_shared(const void *impl, const void *p)
+static int cache_reach(const void *impl, const void *p)
 {
     const hive_cache_cuda *c = (const hive_cache_cuda *)impl;
     device_scope scope;
-    if (enter_device(c->device, &scope, "hive cache host check (CUDA)") != HIVE_SUCCESS) {
+    if (enter_device(c->device, &scope, "hive cache memory check (CUDA)") != HIVE_SUCCESS) {
         hive_clear_error();
-        return 0;
+        return HIVE_REACH_HOST;
     }
-    int shared = hive_dict_host_shared(p);
+    int reach = hive_dict_reach(p);
     leave_device(c->device, &scope);
-    return shared;
+    return reach;
 }
 
 static uint64_t cache_bytes_held(const void *impl) { return bytes_held((const hive_cache_cuda *)impl); }
@@ -771,7 +771,7 @@ extern "C" const hive_cache_backend_ops hive_cache_cuda_backend = {
     .count = cache_count,
     .clear = cache_clear,
     .check_pointer = cache_check_pointer,
-    .host_shared = cache_host_shared,
+    .reach = cache_reach,
     .bytes_held = cache_bytes_held,
     .alloc_io = cache_alloc_io,
     .free_io = cache_free_io,

@@ -9,6 +9,7 @@
 #include <pthread.h>
 
 #include "base/check.h"
+#include "cache/cache_backend.h"
 #include "cuda_driver.h"
 #include "cuda_table.h"
 
@@ -77,14 +78,23 @@ static void *host_mapping(const void *p, const cudaPointerAttributes *attr)
     return mapped;
 }
 
-extern "C" int hive_dict_host_shared(const void *p)
+extern "C" int hive_dict_reach(const void *p)
 {
     cudaPointerAttributes attr;
     if (cudaPointerGetAttributes(&attr, p) != cudaSuccess) {
         cudaGetLastError();
-        return 0;
+        return HIVE_REACH_HOST;
     }
-    return attr.type == cudaMemoryTypeManaged || (attr.type == cudaMemoryTypeHost && host_mapping(p, &attr) == p);
+    switch (attr.type) {
+    case cudaMemoryTypeManaged:
+        return HIVE_REACH_BOTH;
+    case cudaMemoryTypeHost:
+        return host_mapping(p, &attr) == p ? HIVE_REACH_BOTH : HIVE_REACH_HOST;
+    case cudaMemoryTypeDevice:
+        return HIVE_REACH_DEVICE;
+    default:
+        return HIVE_REACH_HOST;
+    }
 }
 
 /* Checks p for a table on `device`, which is the current device. */

@@ -137,9 +137,11 @@ hive_status hive_dict_device_view_done(void *impl, hive_stream stream);
 /* HIVE_SUCCESS when a table on `device` (the current device) can read and
  * write p; else INVALID_ARGUMENT naming call and what (backend.h). */
 hive_status hive_dict_check_pointer(int device, const void *p, const char *call, const char *what);
-/* Whether p is memory that the host and the current device both address at
- * p: mapped page-locked host memory, or managed memory.  Sets no error. */
-int hive_dict_host_shared(const void *p);
+/* Who reaches p at that address (cache/cache_backend.h's hive_cache_reach):
+ * the host and the current device (mapped page-locked host memory, managed
+ * memory), the host only (pageable, or page-locked and unmapped), or a device
+ * only.  Sets no error. */
+int hive_dict_reach(const void *p);
 
 #ifdef __cplusplus
 }

@@ -217,6 +217,34 @@ static hive_status reserved_status(uint64_t count, const char *call)
 
 /* ---------------------------------------------------------------- bulk calls */
 
+/* The host reads and writes every array of a call (the cold tier is on the
+ * host): memory only a device reaches is refused, where a host loop would
+ * fault on it.  NULL arrays pass. */
+static hive_status check_host(const hive_tiered *t, const char *call, const void *p, const char *what)
+{
+    const hive_cache *h = t->hot;
+    HIVE_CHECK_ARG(p == NULL || h->ops->reach(h->impl, p) != HIVE_REACH_DEVICE, call,
+                   "%s is device memory; the two-level table takes host memory (pageable, page-locked or "
+                   "managed)",
+                   what);
+    return HIVE_SUCCESS;
+}
+
+/* Whether the hot tier takes a find's arrays as they are (NULL ones need
+ * nothing): 8-byte aligned, and memory that the host and the hot tier's
+ * calls both address (any host memory for a CPU hot tier; mapped pinned or
+ * managed memory for a CUDA one).  Then its steps skip the staging and the
+ * scatter of the hot hits (tiered_find.c). */
+static int takes_as_is(const hive_tiered *t, const uint64_t *keys, const uint64_t *values, const uint8_t *found)
+{
+    const hive_cache *h = t->hot;
+    if (hive_test_tiered_staged() || (((uintptr_t)keys | (uintptr_t)values) & 7u) != 0)
+        return 0;
+    return h->ops->reach(h->impl, keys) == HIVE_REACH_BOTH &&
+           (values == NULL || h->ops->reach(h->impl, values) == HIVE_REACH_BOTH) &&
+           (found == NULL || h->ops->reach(h->impl, found) == HIVE_REACH_BOTH);
+}
+
 static hive_status upsert_locked(hive_tiered *t, uint64_t n, const uint64_t *keys, const uint64_t *values,
                                  hive_stream stream)
 {
@@ -226,6 +254,8 @@ static hive_status upsert_locked(hive_tiered *t, uint64_t n, const uint64_t *key
         return HIVE_SUCCESS;
     HIVE_CHECK_ARG(keys != NULL, call, "keys is NULL");
     HIVE_CHECK_ARG(values != NULL, call, "values is NULL");
+    HIVE_TRY(check_host(t, call, keys, "keys"));
+    HIVE_TRY(check_host(t, call, values, "values"));
     uint64_t skipped = 0;
     for (uint64_t at = 0; at < n; at += t->config.batch) {
         uint64_t step = n - at < t->config.batch ? n - at : t->config.batch;
@@ -240,20 +270,6 @@ hive_status hive_tiered_upsert(hive_tiered *tiered, uint64_t n, const uint64_t *
     TIERED_CALL(tiered, "hive_tiered_upsert", upsert_locked(tiered, n, keys, values, stream));
 }
 
-/* Whether the hot tier takes a find's arrays as they are (NULL ones need
- * nothing): 8-byte aligned, and memory that the host and the hot tier's
- * calls both address (any host memory for a CPU hot tier; mapped pinned or
- * managed memory for a CUDA one).  Then its steps skip the staging and the
- * scatter of the hot hits (tiered_find.c). */
-static int takes_as_is(const hive_tiered *t, const uint64_t *keys, const uint64_t *values, const uint8_t *found)
-{
-    const hive_cache *h = t->hot;
-    if (hive_test_tiered_staged() || (((uintptr_t)keys | (uintptr_t)values) & 7u) != 0)
-        return 0;
-    return h->ops->host_shared(h->impl, keys) && (values == NULL || h->ops->host_shared(h->impl, values)) &&
-           (found == NULL || h->ops->host_shared(h->impl, found));
-}
-
 static hive_status find_locked(hive_tiered *t, uint64_t n, const uint64_t *keys, uint64_t *values,
                                uint8_t *found, hive_stream stream)
 {
@@ -262,6 +278,9 @@ static hive_status find_locked(hive_tiered *t, uint64_t n, const uint64_t *keys,
     if (n == 0)
         return HIVE_SUCCESS;
     HIVE_CHECK_ARG(keys != NULL, call, "keys is NULL");
+    HIVE_TRY(check_host(t, call, keys, "keys"));
+    HIVE_TRY(check_host(t, call, values, "values"));
+    HIVE_TRY(check_host(t, call, found, "found"));
     uint64_t skipped = 0;
     int direct = takes_as_is(t, keys, values, found);
     for (uint64_t at = 0; at < n; at += t->config.batch) {
@@ -286,6 +305,8 @@ static hive_status erase_locked(hive_tiered *t, uint64_t n, const uint64_t *keys
     if (n == 0)
         return HIVE_SUCCESS;
     HIVE_CHECK_ARG(keys != NULL, call, "keys is NULL");
+    HIVE_TRY(check_host(t, call, keys, "keys"));
+    HIVE_TRY(check_host(t, call, results, "results"));
     uint64_t skipped = 0;
     for (uint64_t at = 0; at < n; at += t->config.batch) {
         uint64_t step = n - at < t->config.batch ? n - at : t->config.batch;

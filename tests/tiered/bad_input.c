@@ -14,6 +14,8 @@
  * whole buckets); AUTO resolves to a backend that works (the CPU without a
  * GPU); the hot tier's hash seed drawn per table by default, a fixed one
  * kept, a version-1 config (without it) accepted.  A handle that is not one.
+ * With a CUDA hot tier, device memory as any array of any call:
+ * INVALID_ARGUMENT naming it (the host reads and writes every array).
  *
  * Out of memory, injected (HIVE_TEST_FAIL_ALLOC=N in a child, N rising until
  * everything had memory): a create that runs out writes no handle; an
@@ -322,6 +324,55 @@ static int oom_child(void)
     return f == 0 ? code : f;
 }
 
+#ifdef HT_WITH_CUDA
+/* buffers_cuda.c: memory of a given GPU. */
+void *ht_cuda_alloc_on_device(int device, size_t bytes, char *why, size_t why_len);
+void ht_cuda_free_on_device(int device, void *p);
+#endif
+
+/* Device memory, which the host loops cannot touch, as any array of any
+ * call (CUDA hot tier): INVALID_ARGUMENT naming the array, nothing done. */
+static void device_arrays(void)
+{
+#ifdef HT_WITH_CUDA
+    if (T.backend != HIVE_BACKEND_CUDA)
+        return;
+    ht_context("device memory as a call's arrays");
+    hive_tiered_config c = tt_config(&T);
+    c.hot_capacity = 128;
+    hive_tiered *t = tt_open(&T, &c);
+    char why[256] = "";
+    uint64_t *dev = ht_cuda_alloc_on_device(0, 64 * sizeof(uint64_t), why, sizeof why);
+    if (dev == NULL)
+        ht_fatal("cannot allocate device memory: %s", why);
+    uint64_t keys[4] = {1, 2, 3, 4}, values[4] = {5, 6, 7, 8};
+    uint8_t flags[4];
+    struct {
+        hive_status s;
+        const char *what, *call;
+    } cases[] = {
+        {hive_tiered_upsert(t, 4, dev, values, NULL), "keys", "upsert"},
+        {hive_tiered_upsert(t, 4, keys, dev, NULL), "values", "upsert"},
+        {hive_tiered_find(t, 4, dev, values, flags, NULL), "keys", "find"},
+        {hive_tiered_find(t, 4, keys, dev, flags, NULL), "values", "find"},
+        {hive_tiered_find(t, 4, keys, values, (uint8_t *)dev, NULL), "found", "find"},
+        {hive_tiered_erase(t, 4, dev, flags, NULL), "keys", "erase"},
+        {hive_tiered_erase(t, 4, keys, (uint8_t *)dev, NULL), "results", "erase"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        HT_CHECK_EQ(cases[i].s, HIVE_ERROR_INVALID_ARGUMENT, "%s with %s in device memory", cases[i].call,
+                    cases[i].what);
+    HT_CHECK_STATUS(hive_tiered_erase(t, 4, dev, flags, NULL), HIVE_ERROR_INVALID_ARGUMENT, "%s",
+                    "erase with device keys");
+    HT_CHECK(strstr(hive_last_error(), "keys is device memory") != NULL, "error text: %s", hive_last_error());
+    uint64_t size = 1;
+    HT_MUST(hive_tiered_size(t, &size));
+    HT_CHECK_EQ(size, 0, "%s", "nothing stored by the refused calls");
+    ht_cuda_free_on_device(0, dev);
+    tt_close(t);
+#endif
+}
+
 static void injected_oom(const char *self)
 {
     ht_context("out of memory injected (%s)", T.backend_name);
@@ -345,6 +396,7 @@ int main(int argc, char **argv)
     ht_begin(name);
     configs();
     calls();
+    device_arrays();
     injected_oom(argv[0]);
     return ht_finish();
 }

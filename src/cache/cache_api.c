@@ -171,7 +171,7 @@ static hive_status check_policy_scores(const hive_cache *c, const uint64_t *scor
 
 /* ---------------------------------------------------------------- batches */
 
-static hive_cache_batch batch_of(const hive_cache *c, int op, uint64_t n, const uint64_t *keys)
+hive_cache_batch hive_cache_batch_of(const hive_cache *c, int op, uint64_t n, const uint64_t *keys)
 {
     hive_cache_batch b;
     memset(&b, 0, sizeof b);
@@ -208,7 +208,7 @@ static hive_status upsert_entered(hive_cache *c, uint64_t n, const uint64_t *key
     HIVE_TRY(check_policy_scores(c, scores, call));
     HIVE_TRY(ARRAY_ARGS(c, call, {keys, 1, 8, "keys"}, {values, 1, value_align(c), "values"},
                         {scores, 0, 8, "scores"}, {results, 0, 1, "results"}));
-    hive_cache_batch b = batch_of(c, HIVE_CACHE_UPSERT, n, keys);
+    hive_cache_batch b = hive_cache_batch_of(c, HIVE_CACHE_UPSERT, n, keys);
     b.values_in = values;
     b.scores_in = scores;
     b.results = results;
@@ -241,7 +241,7 @@ static hive_status insert_and_evict_entered(hive_cache *c, uint64_t n, const uin
                         {scores, 0, 8, "scores"}, {evicted_keys, 1, 8, "evicted_keys"},
                         {evicted_values, 1, value_align(c), "evicted_values"},
                         {evicted_scores, 0, 8, "evicted_scores"}));
-    hive_cache_batch b = batch_of(c, HIVE_CACHE_UPSERT, n, keys);
+    hive_cache_batch b = hive_cache_batch_of(c, HIVE_CACHE_UPSERT, n, keys);
     b.values_in = values;
     b.scores_in = scores;
     b.out_keys = evicted_keys;
@@ -274,7 +274,7 @@ static hive_status find_entered(hive_cache *c, uint64_t n, const uint64_t *keys,
         return HIVE_SUCCESS;
     HIVE_TRY(ARRAY_ARGS(c, call, {keys, 1, 8, "keys"}, {values, 0, value_align(c), "values"},
                         {found, 0, 1, "found"}, {scores, 0, 8, "scores"}));
-    hive_cache_batch b = batch_of(c, HIVE_CACHE_FIND, n, keys);
+    hive_cache_batch b = hive_cache_batch_of(c, HIVE_CACHE_FIND, n, keys);
     b.values_out = values;
     b.found = found;
     b.scores_out = scores;
@@ -303,7 +303,7 @@ static hive_status find_missed_entered(hive_cache *c, uint64_t n, const uint64_t
     HIVE_TRY(ARRAY_ARGS(c, call, {keys, 1, 8, "keys"}, {values, 0, value_align(c), "values"},
                         {scores, 0, 8, "scores"}, {missed_keys, 1, 8, "missed_keys"},
                         {missed_indices, 1, 8, "missed_indices"}));
-    hive_cache_batch b = batch_of(c, HIVE_CACHE_FIND, n, keys);
+    hive_cache_batch b = hive_cache_batch_of(c, HIVE_CACHE_FIND, n, keys);
     b.values_out = values;
     b.scores_out = scores;
     b.out_keys = missed_keys;
@@ -331,7 +331,7 @@ static hive_status contains_entered(hive_cache *c, uint64_t n, const uint64_t *k
     if (n == 0)
         return HIVE_SUCCESS;
     HIVE_TRY(ARRAY_ARGS(c, call, {keys, 1, 8, "keys"}, {found, 1, 1, "found"}));
-    hive_cache_batch b = batch_of(c, HIVE_CACHE_CONTAINS, n, keys);
+    hive_cache_batch b = hive_cache_batch_of(c, HIVE_CACHE_CONTAINS, n, keys);
     b.found = found;
     hive_cache_outcome out;
     return hive_cache_run(c, &b, &out, stream, call);
@@ -354,7 +354,7 @@ static hive_status find_or_insert_entered(hive_cache *c, uint64_t n, const uint6
     HIVE_TRY(check_policy_scores(c, scores, call));
     HIVE_TRY(ARRAY_ARGS(c, call, {keys, 1, 8, "keys"}, {values, 1, value_align(c), "values"},
                         {scores, 0, 8, "scores"}, {found, 0, 1, "found"}));
-    hive_cache_batch b = batch_of(c, HIVE_CACHE_FIND_OR_INSERT, n, keys);
+    hive_cache_batch b = hive_cache_batch_of(c, HIVE_CACHE_FIND_OR_INSERT, n, keys);
     b.values_in = values;
     b.values_out = values;
     b.scores_in = scores;
@@ -386,7 +386,7 @@ static hive_status assign_entered(hive_cache *c, int op, uint64_t n, const uint6
     HIVE_TRY(ARRAY_ARGS(c, call, {keys, 1, 8, "keys"},
                         {values, op != HIVE_CACHE_ASSIGN_SCORES, value_align(c), "values"},
                         {scores, op == HIVE_CACHE_ASSIGN_SCORES, 8, "scores"}, {found, 0, 1, "found"}));
-    hive_cache_batch b = batch_of(c, op, n, keys);
+    hive_cache_batch b = hive_cache_batch_of(c, op, n, keys);
     b.values_in = values;
     b.scores_in = scores;
     b.found = found;
@@ -436,7 +436,7 @@ static hive_status accum_entered(hive_cache *c, uint64_t n, const uint64_t *keys
     HIVE_TRY(ARRAY_ARGS(c, call, {keys, 1, 8, "keys"}, {values, 1, value_align(c), "values"},
                         {accum_flags, 1, 1, "accum_flags"}, {scores, 0, 8, "scores"},
                         {results, 0, 1, "results"}));
-    hive_cache_batch b = batch_of(c, HIVE_CACHE_ACCUM, n, keys);
+    hive_cache_batch b = hive_cache_batch_of(c, HIVE_CACHE_ACCUM, n, keys);
     b.values_in = values;
     b.flags = accum_flags;
     b.scores_in = scores;
@@ -461,7 +461,7 @@ static hive_status erase_entered(hive_cache *c, uint64_t n, const uint64_t *keys
     if (n == 0)
         return HIVE_SUCCESS;
     HIVE_TRY(ARRAY_ARGS(c, call, {keys, 1, 8, "keys"}, {results, 0, 1, "results"}));
-    hive_cache_batch b = batch_of(c, HIVE_CACHE_ERASE, n, keys);
+    hive_cache_batch b = hive_cache_batch_of(c, HIVE_CACHE_ERASE, n, keys);
     b.results = results;
     hive_cache_outcome out;
     return hive_cache_run(c, &b, &out, stream, call);

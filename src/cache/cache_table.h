@@ -64,6 +64,10 @@ void hive_cache_leave(hive_cache *c);
 /* cache_api.c: the filter that selects every entry (a NULL filter's meaning). */
 extern const hive_cache_filter hive_cache_select_all;
 
+/* cache_api.c: a batch of `op` over n keys, with the cache's policy and
+ * value type, every other field empty. */
+hive_cache_batch hive_cache_batch_of(const hive_cache *c, int op, uint64_t n, const uint64_t *keys);
+
 /* cache_api.c: runs one checked batch on the backend, inside the group lock
  * as a reader or a writer by its op, with the cache's epoch; fills *outcome
  * and returns RESERVED_KEY (naming `call`) if some key was reserved. */

@@ -126,13 +126,7 @@ static hive_status hot_staged(hive_tiered *t, out_job *o, uint64_t n, const uint
 static hive_status hot_direct(hive_tiered *t, out_job *o, uint64_t n, const uint64_t *keys, uint64_t *skipped,
                               uint64_t *u, uint64_t *missed, hive_stream stream)
 {
-    hive_cache_batch b;
-    memset(&b, 0, sizeof b);
-    b.op = HIVE_CACHE_FIND;
-    b.policy = HIVE_SCORE_LRU;
-    b.value_type = HIVE_VALUE_I64;
-    b.n = n;
-    b.keys = keys;
+    hive_cache_batch b = hive_cache_batch_of(t->hot, HIVE_CACHE_FIND, n, keys);
     b.values_out = o->values;
     b.found = o->found;
     b.out_keys = t->s_keys2;

@@ -217,32 +217,19 @@ static hive_status reserved_status(uint64_t count, const char *call)
 
 /* ---------------------------------------------------------------- bulk calls */
 
-/* The host reads and writes every array of a call (the cold tier is on the
- * host): memory only a device reaches is refused, where a host loop would
- * fault on it.  NULL arrays pass. */
-static hive_status check_host(const hive_tiered *t, const char *call, const void *p, const char *what)
+/* Who reaches array p (cache_backend.h's hive_cache_reach; a NULL array
+ * counts as reached by both).  The host reads and writes every array of a
+ * call (the cold tier is on the host): memory only a device reaches is
+ * refused, where a host loop would fault on it. */
+static hive_status reach_of(const hive_tiered *t, const char *call, const void *p, const char *what, int *reach)
 {
     const hive_cache *h = t->hot;
-    HIVE_CHECK_ARG(p == NULL || h->ops->reach(h->impl, p) != HIVE_REACH_DEVICE, call,
+    *reach = p == NULL ? HIVE_REACH_BOTH : h->ops->reach(h->impl, p);
+    HIVE_CHECK_ARG(*reach != HIVE_REACH_DEVICE, call,
                    "%s is device memory; the two-level table takes host memory (pageable, page-locked or "
                    "managed)",
                    what);
     return HIVE_SUCCESS;
-}
-
-/* Whether the hot tier takes a find's arrays as they are (NULL ones need
- * nothing): 8-byte aligned, and memory that the host and the hot tier's
- * calls both address (any host memory for a CPU hot tier; mapped pinned or
- * managed memory for a CUDA one).  Then its steps skip the staging and the
- * scatter of the hot hits (tiered_find.c). */
-static int takes_as_is(const hive_tiered *t, const uint64_t *keys, const uint64_t *values, const uint8_t *found)
-{
-    const hive_cache *h = t->hot;
-    if (hive_test_tiered_staged() || (((uintptr_t)keys | (uintptr_t)values) & 7u) != 0)
-        return 0;
-    return h->ops->reach(h->impl, keys) == HIVE_REACH_BOTH &&
-           (values == NULL || h->ops->reach(h->impl, values) == HIVE_REACH_BOTH) &&
-           (found == NULL || h->ops->reach(h->impl, found) == HIVE_REACH_BOTH);
 }
 
 static hive_status upsert_locked(hive_tiered *t, uint64_t n, const uint64_t *keys, const uint64_t *values,
@@ -254,8 +241,9 @@ static hive_status upsert_locked(hive_tiered *t, uint64_t n, const uint64_t *key
         return HIVE_SUCCESS;
     HIVE_CHECK_ARG(keys != NULL, call, "keys is NULL");
     HIVE_CHECK_ARG(values != NULL, call, "values is NULL");
-    HIVE_TRY(check_host(t, call, keys, "keys"));
-    HIVE_TRY(check_host(t, call, values, "values"));
+    int reach;
+    HIVE_TRY(reach_of(t, call, keys, "keys", &reach));
+    HIVE_TRY(reach_of(t, call, values, "values", &reach));
     uint64_t skipped = 0;
     for (uint64_t at = 0; at < n; at += t->config.batch) {
         uint64_t step = n - at < t->config.batch ? n - at : t->config.batch;
@@ -278,11 +266,18 @@ static hive_status find_locked(hive_tiered *t, uint64_t n, const uint64_t *keys,
     if (n == 0)
         return HIVE_SUCCESS;
     HIVE_CHECK_ARG(keys != NULL, call, "keys is NULL");
-    HIVE_TRY(check_host(t, call, keys, "keys"));
-    HIVE_TRY(check_host(t, call, values, "values"));
-    HIVE_TRY(check_host(t, call, found, "found"));
+    /* The hot tier takes the arrays as they are when it reaches them all
+     * where the host does (any host memory for a CPU hot tier; mapped pinned
+     * or managed memory for a CUDA one) and they are 8-byte aligned: its
+     * steps then skip the staging and the scatter of the hot hits
+     * (tiered_find.c). */
+    int rk, rv, rf;
+    HIVE_TRY(reach_of(t, call, keys, "keys", &rk));
+    HIVE_TRY(reach_of(t, call, values, "values", &rv));
+    HIVE_TRY(reach_of(t, call, found, "found", &rf));
+    int direct = rk == HIVE_REACH_BOTH && rv == HIVE_REACH_BOTH && rf == HIVE_REACH_BOTH &&
+                 (((uintptr_t)keys | (uintptr_t)values) & 7u) == 0 && !hive_test_tiered_staged();
     uint64_t skipped = 0;
-    int direct = takes_as_is(t, keys, values, found);
     for (uint64_t at = 0; at < n; at += t->config.batch) {
         uint64_t step = n - at < t->config.batch ? n - at : t->config.batch;
         HIVE_TRY(hive_tiered_find_step(t, step, keys + at, values != NULL ? values + at : NULL,
@@ -305,8 +300,9 @@ static hive_status erase_locked(hive_tiered *t, uint64_t n, const uint64_t *keys
     if (n == 0)
         return HIVE_SUCCESS;
     HIVE_CHECK_ARG(keys != NULL, call, "keys is NULL");
-    HIVE_TRY(check_host(t, call, keys, "keys"));
-    HIVE_TRY(check_host(t, call, results, "results"));
+    int reach;
+    HIVE_TRY(reach_of(t, call, keys, "keys", &reach));
+    HIVE_TRY(reach_of(t, call, results, "results", &reach));
     uint64_t skipped = 0;
     for (uint64_t at = 0; at < n; at += t->config.batch) {
         uint64_t step = n - at < t->config.batch ? n - at : t->config.batch;

@@ -134,7 +134,7 @@ extern "C" void bench_gpu_free(void *dev)
 extern "C" void *bench_gpu_host_alloc(size_t bytes)
 {
     void *p = NULL;
-    cudaError_t e = cudaHostAlloc(&p, bytes, cudaHostAllocMapped | cudaHostAllocPortable);
+    cudaError_t e = cudaHostAlloc(&p, bytes > 0 ? bytes : 8, cudaHostAllocMapped | cudaHostAllocPortable);
     if (e != cudaSuccess) {
         (void)cudaGetLastError();
         fprintf(stderr, "hive-bench: cudaHostAlloc(%zu bytes): %s\n", bytes, cudaGetErrorString(e));

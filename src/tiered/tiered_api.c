@@ -217,15 +217,17 @@ static hive_status reserved_status(uint64_t count, const char *call)
 
 /* ---------------------------------------------------------------- bulk calls */
 
-/* Who reaches array p (cache_backend.h's hive_cache_reach; a NULL array
- * counts as reached by both).  The host reads and writes every array of a
- * call (the cold tier is on the host): memory only a device reaches is
- * refused, where a host loop would fault on it. */
+/* Who reaches array p, into *reach where given (cache_backend.h's
+ * hive_cache_reach; a NULL array counts as reached by both).  The host reads
+ * and writes every array of a call (the cold tier is on the host): memory
+ * only a device reaches is refused, where a host loop would fault on it. */
 static hive_status reach_of(const hive_tiered *t, const char *call, const void *p, const char *what, int *reach)
 {
     const hive_cache *h = t->hot;
-    *reach = p == NULL ? HIVE_REACH_BOTH : h->ops->reach(h->impl, p);
-    HIVE_CHECK_ARG(*reach != HIVE_REACH_DEVICE, call,
+    int r = p == NULL ? HIVE_REACH_BOTH : h->ops->reach(h->impl, p);
+    if (reach != NULL)
+        *reach = r;
+    HIVE_CHECK_ARG(r != HIVE_REACH_DEVICE, call,
                    "%s is device memory; the two-level table takes host memory (pageable, page-locked or "
                    "managed)",
                    what);
@@ -241,9 +243,8 @@ static hive_status upsert_locked(hive_tiered *t, uint64_t n, const uint64_t *key
         return HIVE_SUCCESS;
     HIVE_CHECK_ARG(keys != NULL, call, "keys is NULL");
     HIVE_CHECK_ARG(values != NULL, call, "values is NULL");
-    int reach;
-    HIVE_TRY(reach_of(t, call, keys, "keys", &reach));
-    HIVE_TRY(reach_of(t, call, values, "values", &reach));
+    HIVE_TRY(reach_of(t, call, keys, "keys", NULL));
+    HIVE_TRY(reach_of(t, call, values, "values", NULL));
     uint64_t skipped = 0;
     for (uint64_t at = 0; at < n; at += t->config.batch) {
         uint64_t step = n - at < t->config.batch ? n - at : t->config.batch;
@@ -300,9 +301,8 @@ static hive_status erase_locked(hive_tiered *t, uint64_t n, const uint64_t *keys
     if (n == 0)
         return HIVE_SUCCESS;
     HIVE_CHECK_ARG(keys != NULL, call, "keys is NULL");
-    int reach;
-    HIVE_TRY(reach_of(t, call, keys, "keys", &reach));
-    HIVE_TRY(reach_of(t, call, results, "results", &reach));
+    HIVE_TRY(reach_of(t, call, keys, "keys", NULL));
+    HIVE_TRY(reach_of(t, call, results, "results", NULL));
     uint64_t skipped = 0;
     for (uint64_t at = 0; at < n; at += t->config.batch) {
         uint64_t step = n - at < t->config.batch ? n - at : t->config.batch;

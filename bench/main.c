@@ -183,6 +183,7 @@ int main(int argc, char **argv)
     c.hot_fraction = o.hot_fraction;
     c.pageable = o.pageable;
     c.allocator = o.allocator;
+    c.absent_filter_bits = o.absent_filter_bits;
     c.out_dir = o.out_dir;
     const workload *list[BENCH_MAX_NAMES + 1];
     size_t nlist = 0;

@@ -154,8 +154,9 @@ typedef struct CUstream_st *hive_stream; /* == cudaStream_t; NULL = default stre
 /* Raised whenever the config's layout changes.  2: `design`, which took what
  * was the struct's tail padding (its size stayed 80 bytes), so a config of
  * version 1 (an older header) is read without its padding: its design is the
- * default.  3: `hash_seed` and `allocator` at the end (112 bytes). */
-#define HIVE_CONFIG_VERSION 3u
+ * default.  3: `hash_seed` and `allocator` at the end (112 bytes).  4:
+ * `absent_filter_bits` at the end (120 bytes). */
+#define HIVE_CONFIG_VERSION 4u
 
 /* hive_config.hash_seed: a seed drawn at random for each table. */
 #define HIVE_HASH_SEED_RANDOM UINT64_MAX
@@ -216,13 +217,19 @@ typedef struct hive_config {
                                  that seed, for reproducible layouts (0: the unseeded hash) */
     hive_allocator allocator; /* CUDA tables: where every device allocation comes from, the buckets
                                  and their growth included; all NULL (the default): the library's own */
+    uint32_t absent_filter_bits; /* CPU tables: 0 (the default), or bits per slot in 4..16 of a filter
+                                 of the keys present that every find reads first: a find of an absent
+                                 key then reads one cache line instead of the key's buckets (about
+                                 2x such finds at 8 bits), at the cost of a line more for finds of
+                                 present keys and for inserts (docs/api.md, "Absent-key filter").
+                                 CUDA tables ignore it (hive_get_config reports 0) */
 } hive_config;
 
 #define HIVE_CONFIG_INIT                                                        \
     {                                                                           \
         (uint32_t)sizeof(hive_config), HIVE_CONFIG_VERSION, HIVE_BACKEND_AUTO, 0, \
             HIVE_KV32, 1024u, 0.9, 0.25, 67108864u, 8u, 0.01, 0u, 0u, 0u,           \
-            HIVE_DESIGN_HIVE, HIVE_HASH_SEED_RANDOM, { NULL, NULL, NULL }       \
+            HIVE_DESIGN_HIVE, HIVE_HASH_SEED_RANDOM, { NULL, NULL, NULL }, 0u   \
     }
 
 /* What HIVE_CONFIG_INIT gives, as a function (for bindings that cannot

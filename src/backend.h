@@ -195,6 +195,11 @@ typedef struct hive_backend_ops {
     /* After a failed step: clears every bucket's lock bit (tidying marks
      * buckets there, designs/hive/resize_body.h) and waits for the stream. */
     hive_status (*clear_locks)(void *impl, hive_stream stream);
+    /* Optional (NULL: nothing to do): after a resize, a compaction or a
+     * reclaim of tombstones that succeeded, with the table still to itself,
+     * what the backend keeps about the keys present is made anew from them
+     * (the CPU's absent-key filter, cpu/cpu_filter.h, F2). */
+    void (*tidied)(void *impl);
 } hive_backend_ops;
 
 extern const hive_backend_ops hive_cpu_backend;

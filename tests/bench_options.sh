@@ -18,6 +18,9 @@
 #     geometry column; values outside (0, 1] exit 2; --pageable accepted.
 #   * --cache-slots: the cache workload verified with 8-slot buckets, named in
 #     its header and CSV; other sizes exit 2.
+#   * --absent-filter: a CPU fill/find run verified over filtered tables, the
+#     filter named in the geometry of its header and CSV; values outside 4..16
+#     exit 2.
 #   * --design: one design's rows carry its name in the CSV's design column and
 #     the JSON; --design all runs a workload once per design into one CSV (the
 #     probes, caching and sptc workloads, verified, at small sizes), a cache-table
@@ -176,6 +179,19 @@ for bad in 0 1.5 -0.1 x ''; do
   rc=$?
   [ $rc -eq 2 ] || fail "--hot-fraction '$bad' exited $rc, not 2"
   grep -q "hot-fraction takes a number in (0, 1]" "$dir/bad.err" || fail "--hot-fraction '$bad': no message"
+done
+# --absent-filter: the tables keep a filter, verified and named; bits outside 4..16 exit 2.
+"$bench" cpu-compare --backend cpu --runs 1 --n 2^14 --absent-filter 8 \
+  --out "$dir/filter" >"$dir/filter.out" 2>&1 || { cat "$dir/filter.out"; fail "--absent-filter 8: the run failed"; }
+grep -q "0 verification failures" "$dir/filter.out" || fail "--absent-filter 8: a check failed"
+grep -q "geometry 8x1 filter 8," "$dir/filter.out" || fail "--absent-filter 8: not in the header"
+[ "$(csv_field "$dir/filter/cpu-compare_cpu_kv32.csv" hive-1t-absent geometry)" = "8x1 filter 8" ] ||
+  fail "--absent-filter 8: not in the CSV"
+for bad in 3 17 x; do
+  "$bench" cpu-compare --backend cpu --absent-filter "$bad" >/dev/null 2>"$dir/bad.err"
+  rc=$?
+  [ $rc -eq 2 ] || fail "--absent-filter '$bad' exited $rc, not 2"
+  grep -q "absent-filter" "$dir/bad.err" || fail "--absent-filter '$bad': no message"
 done
 # --cache-slots: 8-slot buckets, verified and named; sizes the cache refuses exit 2.
 "$bench" cache --backend cpu --runs 1 --n 2^12 --batch 256 --dim 1 --cache-slots 8 \

@@ -158,6 +158,7 @@ hive_config bench_config(const bench_ctx *c, uint64_t initial_capacity, double m
     cfg.bucket_slots = c->bucket_slots;
     cfg.lanes_per_op = c->lanes_per_op;
     cfg.design = c->design;
+    cfg.absent_filter_bits = c->absent_filter_bits;
 #ifdef BENCH_WITH_CUDA
     if (c->allocator)
         cfg.allocator = bench_gpu_allocator(); /* CPU tables ignore it */
@@ -184,11 +185,17 @@ int bench_probe_geometry(bench_ctx *c)
     if (bench_create(c, &cfg, &t) != 0)
         return -1;
     int rc = bench_stats(c, t, &st);
+    hive_config got = HIVE_CONFIG_INIT; /* a CUDA table reports no filter (it ignores one) */
+    if (rc == 0 && hive_get_config(t, &got) != HIVE_SUCCESS)
+        rc = -1;
     hive_destroy(t);
     if (rc != 0)
         return -1;
-    snprintf(c->geometry, sizeof c->geometry, "%ux%u%s", st.bucket_slots, st.lanes_per_op,
-             c->allocator && c->gpu ? " alloc" : "");
+    char filter[24] = "";
+    if (got.absent_filter_bits != 0)
+        snprintf(filter, sizeof filter, " filter %u", got.absent_filter_bits);
+    snprintf(c->geometry, sizeof c->geometry, "%ux%u%s%s", st.bucket_slots, st.lanes_per_op,
+             c->allocator && c->gpu ? " alloc" : "", filter);
     return 0;
 }
 

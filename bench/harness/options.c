@@ -29,6 +29,7 @@ enum {
     OPT_HOT_FRACTION,
     OPT_PAGEABLE,
     OPT_ALLOCATOR,
+    OPT_ABSENT_FILTER,
     OPT_QUICK,
     OPT_OUT,
     OPT_VERSION,
@@ -51,6 +52,7 @@ static const struct option long_options[] = {
     {"hot-fraction", required_argument, NULL, OPT_HOT_FRACTION},
     {"pageable", no_argument, NULL, OPT_PAGEABLE},
     {"allocator", no_argument, NULL, OPT_ALLOCATOR},
+    {"absent-filter", required_argument, NULL, OPT_ABSENT_FILTER},
     {"quick", no_argument, NULL, OPT_QUICK},
     {"out", required_argument, NULL, OPT_OUT},
     {"help", no_argument, NULL, 'h'},
@@ -94,6 +96,9 @@ void bench_options_usage(FILE *f)
             "                           hive_config.allocator (cudaMallocAsync on the call's\n"
             "                           stream): their buckets move at each growth; the\n"
             "                           geometry reads \"SxT alloc\"\n"
+            "  --absent-filter B        CPU tables keep an absent-key filter of B bits a slot\n"
+            "                           (hive_config.absent_filter_bits: 4..16; default 0, none);\n"
+            "                           the geometry reads \"SxT filter B\"\n"
             "  --quick                  quick sizes for the named workloads\n"
             "  --out DIR                results folder (default %s)\n"
             "  -h, --help               this text\n"
@@ -416,6 +421,13 @@ static int take(bench_options *o, int opt, const char *name, const char *v)
             return 2;
         }
         o->rounds = (uint32_t)num;
+        break;
+    case OPT_ABSENT_FILTER:
+        if (num < 4 || num > 16) {
+            fprintf(stderr, "hive-bench: --absent-filter takes 4..16 bits a slot\n");
+            return 2;
+        }
+        o->absent_filter_bits = (uint32_t)num;
         break;
     case OPT_THREADS:
         if (num > 4096) {

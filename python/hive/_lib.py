@@ -88,7 +88,7 @@ class Design(enum.IntEnum):
 
 KV32_RESERVED_MIN = 0xFFFFFFFC
 KV64_RESERVED_MIN = 0xFFFFFFFFFFFFFFFC
-CONFIG_VERSION = 3
+CONFIG_VERSION = 4
 HASH_SEED_RANDOM = 0xFFFFFFFFFFFFFFFF
 
 # C enums are int-sized on every platform hive builds for.
@@ -122,6 +122,7 @@ class Config(ctypes.Structure):
         ("design", _enum),
         ("hash_seed", ctypes.c_uint64),
         ("allocator", Allocator),
+        ("absent_filter_bits", ctypes.c_uint32),
     ]
 
 

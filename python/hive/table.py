@@ -30,7 +30,8 @@ class Table(Handle):
     "chaining", or a tagged variant "double_m", "p2_m", "iceberg_m" (docs/designs/).  Any other hive_config field may be given by
     name: max_load_factor=0.5, threads=4, hash_seed=7 (a fixed seed for the
     bucket hashes; by default each table draws its own, and
-    table.config.hash_seed reports it).
+    table.config.hash_seed reports it), absent_filter_bits=8 (a CPU table's
+    filter that answers finds of absent keys from one cache line).
 
     Every batch call takes `stream` (see hive.arrays); on a CPU table it is
     unused.  `results`, where a call takes it, is an optional uint8 output

@@ -16,7 +16,7 @@ STRUCTS = {"hive_config": _lib.Config, "hive_cache_config": _lib.CacheConfig, "h
 
 
 def test_sizes_on_lp64():
-    assert ctypes.sizeof(_lib.Config) == 112
+    assert ctypes.sizeof(_lib.Config) == 120
     assert ctypes.sizeof(_lib.CacheConfig) == 88
     assert ctypes.sizeof(_lib.CacheFilter) == 32
     assert ctypes.sizeof(_lib.TieredConfig) == 56

@@ -102,6 +102,24 @@ def test_hash_seed(width):
         assert hive._lib.HASH_SEED_RANDOM not in (a.config.hash_seed, b.config.hash_seed)
 
 
+@pytest.mark.parametrize("width", [32, 64])
+def test_absent_filter(width):
+    """A CPU table with an absent-key filter finds what it holds, through growth and shrinking, and nothing else."""
+    dtype = WIDTHS[width]
+    keys = np.arange(1, 20001, dtype=dtype) * dtype(2)  # even keys present, odd ones absent
+    with hive.Table(capacity=64, key_width=width, backend="cpu", absent_filter_bits=8) as t:
+        assert t.config.absent_filter_bits == 8
+        t.insert(keys, keys + dtype(1))
+        values, found = t.find(keys)
+        assert found.all() and (values == keys + dtype(1)).all()
+        assert not t.find(keys + dtype(1))[1].any()
+        t.erase(keys[:19000])
+        values, found = t.find(keys)
+        assert not found[:19000].any() and found[19000:].all() and (values[19000:] == keys[19000:] + dtype(1)).all()
+    with pytest.raises(hive.HiveError):
+        hive.Table(backend="cpu", absent_filter_bits=3)
+
+
 def test_context_manager_closes():
     with hive.Table(backend="cpu") as t:
         t.insert([1], [2])

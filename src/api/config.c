@@ -10,6 +10,7 @@
 
 #include "api/table.h"
 #include "base/check.h"
+#include "cpu/cpu_filter.h"
 #include "designs/names.h"
 
 void hive_config_init(hive_config *config)
@@ -26,7 +27,14 @@ uint32_t hive_version(void)
 
 uint32_t hive_config_bytes_of(const hive_config *c)
 {
-    return c->struct_size == HIVE_OLDEST_CONFIG_SIZE ? c->struct_size : (uint32_t)sizeof *c;
+    return c->struct_size == HIVE_OLDEST_CONFIG_SIZE || c->struct_size == HIVE_V3_CONFIG_SIZE ? c->struct_size
+                                                                                             : (uint32_t)sizeof *c;
+}
+
+/* The struct_size of a config of header version v. */
+static uint32_t size_of_version(uint32_t v)
+{
+    return v <= 2 ? HIVE_OLDEST_CONFIG_SIZE : v == 3 ? HIVE_V3_CONFIG_SIZE : (uint32_t)sizeof(hive_config);
 }
 
 /* The caller's config as this header's: what an older header's config
@@ -36,18 +44,17 @@ static hive_status upgrade_config(const hive_config *in, hive_config *out)
 {
     static const char call[] = "hive_create";
     HIVE_CHECK_ARG(in != NULL, call, "config is NULL");
-    HIVE_CHECK_ARG(in->struct_size == HIVE_OLDEST_CONFIG_SIZE || in->struct_size == sizeof(hive_config), call,
-                   "config.struct_size is %u, expected %u (or an older header's, %u): start from "
+    HIVE_CHECK_ARG(in->struct_size == HIVE_OLDEST_CONFIG_SIZE || in->struct_size == HIVE_V3_CONFIG_SIZE ||
+                       in->struct_size == sizeof(hive_config),
+                   call,
+                   "config.struct_size is %u, expected %u (or an older header's, %u or %u): start from "
                    "HIVE_CONFIG_INIT",
-                   in->struct_size, (unsigned)sizeof(hive_config), HIVE_OLDEST_CONFIG_SIZE);
+                   in->struct_size, (unsigned)sizeof(hive_config), HIVE_V3_CONFIG_SIZE, HIVE_OLDEST_CONFIG_SIZE);
     HIVE_CHECK_ARG(in->version >= 1 && in->version <= HIVE_CONFIG_VERSION, call,
                    "config.version is %u, this library takes 1..%u", in->version, HIVE_CONFIG_VERSION);
-    HIVE_CHECK_ARG(in->version >= 3 || in->struct_size == HIVE_OLDEST_CONFIG_SIZE, call,
-                   "config.version %u is an older header's, whose struct_size was %u, not %u", in->version,
-                   HIVE_OLDEST_CONFIG_SIZE, in->struct_size);
-    HIVE_CHECK_ARG(in->version < 3 || in->struct_size == sizeof(hive_config), call,
-                   "config.version %u has struct_size %u, not %u", in->version, (unsigned)sizeof(hive_config),
-                   in->struct_size);
+    HIVE_CHECK_ARG(in->struct_size == size_of_version(in->version), call,
+                   "config.version %u has struct_size %u, not %u", in->version, in->struct_size,
+                   size_of_version(in->version));
     hive_config_init(out);
     memcpy(out, in, in->struct_size);
     if (in->version < 2)
@@ -95,6 +102,10 @@ static hive_status check_config(const hive_config *c)
                        c->lanes_per_op <= c->bucket_slots,
                    call, "config.lanes_per_op %u exceeds bucket_slots %u", c->lanes_per_op,
                    c->bucket_slots);
+    HIVE_CHECK_ARG(c->absent_filter_bits == 0 || (c->absent_filter_bits >= HIVE_CPU_FILTER_MIN_BITS &&
+                                                  c->absent_filter_bits <= HIVE_CPU_FILTER_MAX_BITS),
+                   call, "config.absent_filter_bits %u is not 0 or in %u..%u", c->absent_filter_bits,
+                   HIVE_CPU_FILTER_MIN_BITS, HIVE_CPU_FILTER_MAX_BITS);
     HIVE_CHECK_ARG(hive_design_name((int)c->design) != NULL, call,
                    "config.design %d is not a hive_design (%s: designs/names.h)", (int)c->design,
                    HIVE_DESIGN_CHOICES);
@@ -219,6 +230,8 @@ hive_status hive_config_resolve(const hive_config *config, hive_config *resolved
         return hive_fail(HIVE_ERROR_UNSUPPORTED, "hive_create",
                          "this build of hive has no CUDA backend (built with HIVE_WITH_CUDA=OFF)");
     resolve_geometry(&c);
+    if (c.backend == HIVE_BACKEND_CUDA)
+        c.absent_filter_bits = 0; /* a CPU table's option (hive.h) */
     if (c.hash_seed == HIVE_HASH_SEED_RANDOM)
         c.hash_seed = hive_hash_seed_draw();
     if (c.design == HIVE_DESIGN_CHAINING)

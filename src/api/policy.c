@@ -24,8 +24,11 @@ uint64_t hive_policy_capacity(const hive_table *t) { return shape_of(t).buckets 
  * tombstone left (churned, below, counts erases from here). */
 static hive_status tidied(hive_table *t, hive_status s)
 {
-    if (s == HIVE_SUCCESS)
+    if (s == HIVE_SUCCESS) {
         __atomic_store_n(&t->erased_since_tidy, 0, __ATOMIC_SEQ_CST);
+        if (t->ops->tidied != NULL)
+            t->ops->tidied(t->impl);
+    }
     return s;
 }
 

@@ -82,8 +82,10 @@ size_t hive_kv_bytes(const hive_table *t);
 /* api.c: INVALID_ARGUMENT for a batch larger than HIVE_MAX_BATCH. */
 hive_status hive_check_batch_n(uint64_t n, const char *call);
 
-/* The size of an older header's hive_config (versions 1 and 2: 80 bytes). */
+/* The sizes of older headers' hive_config: versions 1 and 2, 80 bytes;
+ * version 3, 112. */
 #define HIVE_OLDEST_CONFIG_SIZE 80u
+#define HIVE_V3_CONFIG_SIZE 112u
 
 /* config.c: the bytes of a hive_config the caller's header has (its
  * struct_size when that names an older header's size, else this one's):

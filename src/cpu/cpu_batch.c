@@ -22,6 +22,7 @@ typedef struct run_job {
     hive_view view;
     uint32_t S;
     int second;               /* hive_cpu_prefetch_second */
+    const hive_cpu_filter *filter; /* the table's (run_task) */
     const hive_batch *b;
     uint64_t chunk;
     uint64_t next;            /* first key of the next unclaimed chunk (__atomic) */
@@ -53,7 +54,7 @@ static void run_task(void *arg)
     memset(&tally, 0, sizeof tally);
     uint64_t begin, end;
     while (claim_chunk(job, &begin, &end))
-        job->kernels->run_range(&job->view, job->S, job->second, job->b, begin, end, &tally);
+        job->kernels->run_range(&job->view, job->S, job->second, job->filter, job->b, begin, end, &tally);
     add_relaxed(&job->total.inserted, tally.out.inserted);
     add_relaxed(&job->total.erased, tally.out.erased);
     add_relaxed(&job->total.reserved, tally.out.reserved);
@@ -145,6 +146,7 @@ hive_status hive_cpu_run(void *impl, const hive_request *r, hive_batch_scratch *
     if (b.ops != NULL || b.op == HIVE_OP_UPSERT)
         reach += b.n; /* as if every element inserted */
     job.second = hive_cpu_prefetch_second(reach, ct->store.buckets * ct->S);
+    job.filter = &ct->filter;
     job.b = &b;
     run_chunks(ct, &job, run_task);
     *outcome = job.total;
@@ -195,7 +197,7 @@ hive_status hive_cpu_retry_full(void *impl, const hive_request *r, hive_batch_sc
         if (!hive_batch_rejected_full(&b, i))
             continue;
         uint64_t rejected = tally.out.full;
-        ct->kernels->run_range(&view, ct->S, 0, &b, i, i + 1, &tally);
+        ct->kernels->run_range(&view, ct->S, 0, &ct->filter, &b, i, i + 1, &tally);
         hive_batch_rerun(&b, i, tally.out.full != rejected);
     }
     *outcome = outcome_of(&tally);

@@ -70,8 +70,8 @@ static inline void K_SUFFIX(run_one)(const hive_view *v, uint32_t S, const hive_
  * are prefetched: a power of two above K_PREFETCH_AHEAD. */
 #define K_RING 16
 
-static void K_SUFFIX(run_range)(const hive_view *v, uint32_t S, int second, const hive_batch *b,
-                                uint64_t begin, uint64_t end, hive_cpu_tally *tally)
+static void K_SUFFIX(run_range_plain)(const hive_view *v, uint32_t S, int second, const hive_batch *b,
+                                      uint64_t begin, uint64_t end, hive_cpu_tally *tally)
 {
     const K_KEY *keys = b->keys;
     /* Read once: the operations' writes could alias the view for all the
@@ -95,6 +95,80 @@ static void K_SUFFIX(run_range)(const hive_view *v, uint32_t S, int second, cons
         }
         K_SUFFIX(run_one)(v, S, b, i, ring[i % K_RING], tally);
     }
+}
+
+/* The loop with an absent-key filter (cpu_filter.h) runs three stages
+ * apart: an element's filter word is fetched (where it is a find, or may
+ * insert) K_FILTER_LAG keys before that word is read and its buckets are
+ * fetched, which is K_PREFETCH_AHEAD keys before it runs.  A word takes
+ * longer to come than a bucket: it is read before the buckets are asked
+ * for, and where it rules a find's key out they never are. */
+#define K_FILTER_LAG 16
+#define K_FILTER_RING 32 /* a power of two above K_FILTER_LAG + K_PREFETCH_AHEAD */
+
+/* A find whose filter word rules its key out gets an absent key's outputs
+ * (as core/batch_body.h writes them) without reading a bucket; an element
+ * that may insert sets its key's bits before it runs (F1). */
+static void K_SUFFIX(run_range_filtered)(const hive_view *v, uint32_t S, int second, const hive_cpu_filter *f,
+                                         const hive_batch *b, uint64_t begin, uint64_t end,
+                                         hive_cpu_tally *tally)
+{
+    const K_KEY *keys = b->keys;
+    const uint32_t design = v->design;
+    const uint16_t *tags = v->tags;
+    struct {
+        uint32_t h[2];
+        hive_cpu_filter_spot spot;
+        int op;
+        int screened; /* a find of an unreserved key: its filter word decides whether it runs */
+        int pass;     /* it runs */
+    } ring[K_FILTER_RING];
+    const uint64_t lag = K_FILTER_LAG, lead = K_FILTER_LAG + K_PREFETCH_AHEAD;
+    /* Step j: element j enters, element j - lag reads its word and has its
+     * buckets fetched, element j - lead runs. */
+    for (uint64_t j = begin; j < end + lead; j++) {
+        if (j < end) {
+            uint64_t e = j % K_FILTER_RING;
+            ring[e].h[0] = K_SUFFIX(hive_hash1)(v, keys[j]);
+            ring[e].h[1] = K_SUFFIX(hive_hash2)(v, keys[j]);
+            ring[e].op = hive_batch_op(b, j);
+            ring[e].screened = ring[e].op == HIVE_OP_FIND && !K_RESERVED(keys[j]);
+            ring[e].pass = 1;
+            if (ring[e].screened || ring[e].op == HIVE_OP_INSERT || ring[e].op == HIVE_OP_UPSERT) {
+                ring[e].spot = hive_cpu_filter_spot_of(f, ring[e].h[0], ring[e].h[1]);
+                __builtin_prefetch(ring[e].spot.word);
+            }
+        }
+        if (j >= begin + lag && j - lag < end) {
+            uint64_t e = (j - lag) % K_FILTER_RING;
+            if (ring[e].screened)
+                ring[e].pass = hive_cpu_filter_may_hold(ring[e].spot);
+            if (ring[e].pass)
+                K_SUFFIX(prefetch)(v, S, second, design, tags, ring[e].h[0], ring[e].h[1]);
+        }
+        if (j < begin + lead)
+            continue;
+        uint64_t i = j - lead, e = i % K_FILTER_RING;
+        if (!ring[e].pass) {
+            if (b->found != NULL)
+                b->found[i] = 0;
+            if (b->results != NULL)
+                b->results[i] = (uint8_t)HIVE_R_NOT_FOUND;
+            continue;
+        }
+        if ((ring[e].op == HIVE_OP_INSERT || ring[e].op == HIVE_OP_UPSERT) && !K_RESERVED(keys[i]))
+            hive_cpu_filter_add(ring[e].spot);
+        K_SUFFIX(run_one)(v, S, b, i, ring[e].h, tally);
+    }
+}
+
+static void K_SUFFIX(run_range)(const hive_view *v, uint32_t S, int second, const hive_cpu_filter *filter,
+                                const hive_batch *b, uint64_t begin, uint64_t end, hive_cpu_tally *tally)
+{
+    if (filter != NULL && filter->words != NULL)
+        K_SUFFIX(run_range_filtered)(v, S, second, filter, b, begin, end, tally);
+    else
+        K_SUFFIX(run_range_plain)(v, S, second, b, begin, end, tally);
 }
 
 /* Whether element i of a batch counts for count_new_range: an insert-type
@@ -154,6 +228,20 @@ static uint64_t K_SUFFIX(resize_range)(hive_resize_op op, const hive_view *v, co
     return r;
 }
 
+static void K_SUFFIX(filter_range)(const hive_cpu_store *s, const hive_view *v, uint32_t S,
+                                   const hive_cpu_filter *filter, uint64_t begin, uint64_t end)
+{
+    for (uint64_t i = begin; i < end; i++) {
+        const K_SLOT *bucket = (const K_SLOT *)hive_cpu_source_bucket(s, i, (uint64_t)S * K_WORDS);
+        for (uint32_t j = 0; j < S; j++) {
+            K_KEY k = K_KEY_OF(bucket[j]);
+            if (!K_RESERVED(k))
+                hive_cpu_filter_add(hive_cpu_filter_spot_of(filter, K_SUFFIX(hive_hash1)(v, k),
+                                                            K_SUFFIX(hive_hash2)(v, k)));
+        }
+    }
+}
+
 static uint64_t K_SUFFIX(export_pairs)(const hive_cpu_store *s, uint32_t S, void *keys_out,
                                        void *values_out, uint64_t capacity)
 {
@@ -180,10 +268,13 @@ const hive_cpu_kernels K_SUFFIX(hive_cpu_kernels) = {
     .run_range = K_SUFFIX(run_range),
     .count_new_range = K_SUFFIX(count_new_range),
     .resize_range = K_SUFFIX(resize_range),
+    .filter_range = K_SUFFIX(filter_range),
     .export_pairs = K_SUFFIX(export_pairs),
 };
 
 #undef K_PREFETCH_AHEAD
+#undef K_FILTER_LAG
+#undef K_FILTER_RING
 #undef K_RING
 #undef K_SUFFIX
 #undef K_KEY

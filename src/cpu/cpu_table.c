@@ -1,11 +1,13 @@
 /* cpu_table.c — the CPU backend's table operations (hive_cpu_backend):
- * create and destroy, the bucket arrays, clear, export, its shape.  Batches are
- * in cpu_batch.c, resizing in cpu_resize.c. */
+ * create and destroy, the bucket arrays, clear, export, its shape, the
+ * absent-key filter's rebuild (cpu_filter.h).  Batches are in cpu_batch.c,
+ * resizing in cpu_resize.c. */
 #include <math.h>
 #include <string.h>
 
 #include "base/alloc.h"
 #include "base/check.h"
+#include "cpu_loop.h"
 #include "cpu_map.h"
 #include "cpu_table.h"
 
@@ -135,8 +137,11 @@ static hive_status cpu_create(const hive_config *c, void **impl)
     uint64_t buckets = c->initial_capacity / ct->S + (c->initial_capacity % ct->S != 0);
     hive_status s = store_create(ct, buckets, &ct->store, call);
     if (s == HIVE_SUCCESS)
+        s = hive_cpu_filter_create(&ct->filter, c->absent_filter_bits, buckets * ct->S, call);
+    if (s == HIVE_SUCCESS)
         s = hive_cpu_pool_acquire(c->threads > 1 ? c->threads - 1 : 0, call, &ct->pool);
     if (s != HIVE_SUCCESS) {
+        hive_cpu_filter_free(&ct->filter);
         store_free(&ct->store);
         hive_host_free(ct);
         return s;
@@ -149,6 +154,7 @@ static void cpu_destroy(void *impl)
 {
     hive_cpu_table *ct = impl;
     hive_cpu_pool_release(ct->pool);
+    hive_cpu_filter_free(&ct->filter);
     store_free(&ct->store);
     hive_cpu_stash_free(&ct->next_stash);
     hive_host_free(ct);
@@ -161,7 +167,47 @@ static hive_status cpu_clear(void *impl, hive_stream stream)
     (void)stream;
     hive_cpu_table *ct = impl;
     store_fill_empty(ct, &ct->store);
+    if (ct->filter.words != NULL)
+        memset(ct->filter.words, 0, (size_t)ct->filter.count * sizeof *ct->filter.words);
     return HIVE_SUCCESS;
+}
+
+typedef struct filter_job {
+    hive_cpu_loop loop;
+    const hive_cpu_table *ct;
+    hive_view view;
+    const hive_cpu_filter *filter;
+} filter_job;
+
+static void filter_job_range(hive_cpu_loop *loop, uint64_t begin, uint64_t end)
+{
+    filter_job *job = (filter_job *)loop;
+    job->ct->kernels->filter_range(&job->ct->store, &job->view, job->ct->S, job->filter, begin, end);
+}
+
+/* F2: a filter of the keys present now, sized for the buckets there are
+ * now, in place of the old one.  Without memory for it the old one stays:
+ * it still has every present key's bits, only more others'. */
+static void cpu_tidied(void *impl)
+{
+    hive_cpu_table *ct = impl;
+    if (ct->filter.words == NULL)
+        return;
+    hive_cpu_filter fresh;
+    if (hive_cpu_filter_create(&fresh, ct->filter.bits, ct->store.buckets * ct->S, "hive resize") !=
+        HIVE_SUCCESS) {
+        hive_clear_error();
+        return;
+    }
+    filter_job job;
+    memset(&job, 0, sizeof job);
+    job.loop.range = filter_job_range;
+    job.ct = ct;
+    job.view = hive_cpu_view(ct, &ct->store);
+    job.filter = &fresh;
+    hive_cpu_loop_run(ct->pool, &job.loop, ct->store.buckets + ct->store.stash_buckets, ct->S);
+    hive_cpu_filter_free(&ct->filter);
+    ct->filter = fresh;
 }
 
 static hive_status cpu_export(void *impl, uint64_t capacity, void *keys, void *values,
@@ -187,7 +233,8 @@ static void cpu_shape(const void *impl, hive_shape *shape)
     shape->stash_buckets = s->stash_buckets;
     shape->bytes_held = hive_cpu_map_size(s->slot_bytes) + hive_cpu_map_size(s->lock_bytes) +
                         (s->tags != NULL ? hive_cpu_map_size(s->tag_bytes) : 0) +
-                        s->stash_bytes + sizeof *ct + hive_cpu_pool_bytes(ct->pool);
+                        s->stash_bytes + hive_cpu_filter_bytes(&ct->filter) + sizeof *ct +
+                        hive_cpu_pool_bytes(ct->pool);
 }
 
 static hive_status cpu_stash_live(void *impl, uint64_t *live)
@@ -230,4 +277,5 @@ const hive_backend_ops hive_cpu_backend = {
     .stash_open = hive_cpu_stash_open,
     .stash_close = hive_cpu_stash_close,
     .clear_locks = hive_cpu_clear_locks,
+    .tidied = cpu_tidied,
 };

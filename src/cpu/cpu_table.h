@@ -15,6 +15,7 @@
 
 #include "backend.h"
 #include "designs/designs.h"
+#include "cpu_filter.h"
 #include "cpu_pool.h"
 
 /* One table's memory.  Empty memory is all 0xFF bytes (EMPTY keys, both
@@ -47,9 +48,10 @@ typedef struct hive_cpu_tally {
 
 /* The loops of one key width (cpu_kernels_body.h). */
 typedef struct hive_cpu_kernels {
-    /* Elements [begin, end) of a batch; `second`: see hive_cpu_prefetch_second. */
-    void (*run_range)(const hive_view *v, uint32_t S, int second, const hive_batch *b,
-                      uint64_t begin, uint64_t end, hive_cpu_tally *tally);
+    /* Elements [begin, end) of a batch; `second`: see hive_cpu_prefetch_second;
+     * `filter`: the table's absent-key filter (cpu_filter.h), or NULL. */
+    void (*run_range)(const hive_view *v, uint32_t S, int second, const hive_cpu_filter *filter,
+                      const hive_batch *b, uint64_t begin, uint64_t end, hive_cpu_tally *tally);
     /* Insert-type elements of [begin, end) whose key is not reserved and
      * not in the table, less erases of keys in it (backend.h's count_new;
      * may be negative: the caller sums the ranges, then clamps at 0). */
@@ -58,6 +60,10 @@ typedef struct hive_cpu_kernels {
     /* One resizing step over [begin, end) (cpu_kernels_body.h). */
     uint64_t (*resize_range)(hive_resize_op op, const hive_view *v, const hive_view *to, uint32_t S,
                              hive_index ix, uint64_t begin, uint64_t end);
+    /* Adds the keys of source buckets [begin, end) of `s` (main buckets,
+     * then the stash: hive_cpu_source_bucket) to the filter. */
+    void (*filter_range)(const hive_cpu_store *s, const hive_view *v, uint32_t S, const hive_cpu_filter *filter,
+                         uint64_t begin, uint64_t end);
     /* Writes the live pairs of `s` to keys/values, at most `capacity` of
      * them, and returns how many there are. */
     uint64_t (*export_pairs)(const hive_cpu_store *s, uint32_t S, void *keys, void *values,
@@ -78,6 +84,7 @@ typedef struct hive_cpu_table {
     uint32_t resize_batch;  /* K: buckets are added in multiples of it */
     uint64_t hash_seed;     /* config.hash_seed, resolved (never HIVE_HASH_SEED_RANDOM) */
     double stash_fraction;
+    hive_cpu_filter filter; /* config.absent_filter_bits (words NULL: none) */
     hive_cpu_pool *pool;
 } hive_cpu_table;
 

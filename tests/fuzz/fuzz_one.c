@@ -7,12 +7,13 @@
  *        design (with bit 5: its tagged variant, double_m), bit 4: the
  *        chaining design (over bit 2; else the Hive design); bit 3: a hash
  *        seed made from the header's first 5 bytes
- *        (else seed 0, the unseeded hashes)
+ *        (else seed 0, the unseeded hashes); bit 6: an absent-key filter
+ *        (its bits per slot: byte 4's bits 6-7, of 4, 6, 8, 16)
  *     1  initial_capacity: c < 128 gives 1 + c, else 128 + 3 (c - 128) (up to 509)
  *     2  max_load_factor (bits 0-2), min_load_factor as a fraction of
  *        max_load_factor / 2 (bits 3-5)                  see the tables below
  *     3  stash_fraction (bits 0-2), max_evictions (bits 3-5)
- *     4  bucket_slots (bits 0-2), resize_batch (bits 3-5)
+ *     4  bucket_slots (bits 0-2), resize_batch (bits 3-5), the filter's bits (6-7)
  *     5  2 (bits 0-3) plain keys, 4 (bits 4-7) crowded keys (universe.h)
  *     6  buckets the crowded keys aim at (1 + bits 0-1), and the universe's seed
  *
@@ -126,6 +127,8 @@ static hive_config read_config(fz_input *in, ht_target *t)
     uint64_t header = (uint64_t)b0 | (uint64_t)cap << 8 | (uint64_t)lf << 16 | (uint64_t)stash << 24 |
                       (uint64_t)geo << 32;
     c.hash_seed = (b0 & 8) ? ht_splitmix64(&header) : 0;
+    static const uint32_t filter_bits[4] = {4, 6, 8, 16};
+    c.absent_filter_bits = (b0 & 64) ? filter_bits[geo >> 6] : 0;
     return c;
 }
 

@@ -157,6 +157,15 @@ uint64_t ht_test_hash_seed(void)
     return v != NULL && *v != '\0' ? strtoull(v, NULL, 0) : 0;
 }
 
+/* The absent-key filter of the tests' CPU tables: none unless
+ * HIVE_TEST_ABSENT_FILTER names its bits per slot, so that one registration
+ * of a suite runs it over filtered tables (tests/CMakeLists.txt). */
+static uint32_t ht_test_absent_filter_bits(void)
+{
+    const char *v = getenv("HIVE_TEST_ABSENT_FILTER");
+    return v != NULL && *v != '\0' ? (uint32_t)strtoul(v, NULL, 0) : 0;
+}
+
 hive_config ht_config(const ht_target *t)
 {
     hive_config c = HIVE_CONFIG_INIT;
@@ -164,6 +173,7 @@ hive_config ht_config(const ht_target *t)
     c.key_width = t->width;
     c.design = t->design;
     c.hash_seed = ht_test_hash_seed();
+    c.absent_filter_bits = ht_test_absent_filter_bits();
     return c;
 }
 

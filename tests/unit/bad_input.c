@@ -15,7 +15,8 @@
  * table, device memory of another GPU without peer access (with two GPUs or
  * more), CUDA tables without a GPU (NO_DEVICE) or without CUDA in the build
  * (UNSUPPORTED), a table too big to allocate (OUT_OF_MEMORY at create, and
- * from hive_reserve with the table unchanged), and hive_status_string. */
+ * from hive_reserve with the table unchanged), and hive_status_string.  The
+ * table these run on has an absent-key filter where it is a CPU table. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,6 +117,10 @@ static void bad_configs(void)
     BAD(struct_size, 80, "this version with an older header's size");
     BAD(version, 2, "an older version with this header's size");
     BAD(allocator.alloc, ht_test_alloc, "an allocator without free");
+    BAD(absent_filter_bits, 3, "absent_filter_bits 3");
+    BAD(absent_filter_bits, 17, "absent_filter_bits 17");
+    BAD(struct_size, 112, "this version with version 3's size");
+    BAD(version, 3, "version 3 with this header's size");
     BAD(backend, (hive_backend)3, "backend 3");
     BAD(backend, (hive_backend)-1, "backend -1");
     BAD(key_width, (hive_key_width)0, "key_width 0");
@@ -180,7 +185,8 @@ static void older_headers(void)
                  f.stash_fraction == m.stash_fraction && f.threads == m.threads &&
                  f.bucket_slots == m.bucket_slots && f.lanes_per_op == m.lanes_per_op && f.design == m.design &&
                  f.hash_seed == m.hash_seed && f.allocator.alloc == m.allocator.alloc &&
-                 f.allocator.free == m.allocator.free && f.allocator.user == m.allocator.user,
+                 f.allocator.free == m.allocator.free && f.allocator.user == m.allocator.user &&
+                 f.absent_filter_bits == m.absent_filter_bits,
              "hive_config_init differs from HIVE_CONFIG_INIT");
     hive_cache_config cm = HIVE_CACHE_CONFIG_INIT, cf;
     memset(&cf, 0xA5, sizeof cf);
@@ -217,6 +223,26 @@ static void older_headers(void)
     old.hash_seed = 12345;
     HT_CHECK_STATUS(hive_get_config(table, &old), HIVE_SUCCESS, "hive_get_config into an older header's config");
     HT_CHECK(old.hash_seed == 12345 && old.struct_size == 80, "hive_get_config writes only an older header's fields");
+    hive_config v3;
+    hive_config_init(&v3);
+    v3.struct_size = 112; /* version 3: up to `allocator` */
+    v3.absent_filter_bits = 7;
+    HT_CHECK_STATUS(hive_get_config(table, &v3), HIVE_SUCCESS, "hive_get_config into a version-3 config");
+    HT_CHECK(v3.struct_size == 112 && v3.absent_filter_bits == 7 && v3.hash_seed == got.hash_seed,
+             "hive_get_config writes a version-3 header's fields, and no more");
+    hive_table *table3 = NULL;
+    hive_config c3 = ht_config(&target);
+    c3.struct_size = 112;
+    c3.version = 3;
+    c3.absent_filter_bits = 99; /* beyond a version-3 header's struct: not read */
+    HT_CHECK_STATUS(hive_create(&c3, &table3), HIVE_SUCCESS, "a version-3 config");
+    if (table3 != NULL) {
+        hive_config got3;
+        hive_config_init(&got3);
+        HT_CHECK_STATUS(hive_get_config(table3, &got3), HIVE_SUCCESS, "hive_get_config");
+        HT_CHECK_EQ(got3.absent_filter_bits, 0u, "a version-3 config gets no absent-key filter");
+        hive_destroy(table3);
+    }
     uint32_t key = 7, value = 9, found_value = 0;
     uint8_t found = 0;
     if (target.width == HIVE_KV32) {
@@ -868,7 +894,13 @@ int main(int argc, char **argv)
 
     ht_context("opening (%s %s)", target.backend_name, target.width_name);
     hive_config c = ht_config(&target);
+    c.absent_filter_bits = 8;
     hive_table *table = ht_open(&target, &c); /* may skip: CUDA without GPU */
+    hive_config got;
+    hive_config_init(&got);
+    HT_CHECK_STATUS(hive_get_config(table, &got), HIVE_SUCCESS, "hive_get_config");
+    HT_CHECK_EQ(got.absent_filter_bits, target.backend == HIVE_BACKEND_CPU ? 8u : 0u,
+                "absent_filter_bits reported (a CPU table's option; CUDA tables ignore it)");
     ht_batch b;
     ht_batch_init(&b, &target, 64);
     bad_handles(&b);

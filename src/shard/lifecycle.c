@@ -96,7 +96,11 @@ static hive_status agree_on_tables(hive_shard *s, hive_status own, const hive_co
 static hive_status create_on_device(hive_shard *s, const hive_config *config)
 {
     SHARD_TRY(allocate(s));
-    hive_config mine = *config;
+    /* The caller's config as far as its header has it (an older header's is
+     * shorter, and hive_create reads it by its struct_size). */
+    hive_config mine;
+    hive_config_init(&mine);
+    memcpy(&mine, config, config->struct_size < sizeof mine ? config->struct_size : sizeof mine);
     mine.backend = HIVE_BACKEND_CUDA;
     mine.device = s->device;
     hive_status own = hive_create(&mine, &s->table);

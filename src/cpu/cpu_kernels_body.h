@@ -119,8 +119,8 @@ static void K_SUFFIX(run_range_filtered)(const hive_view *v, uint32_t S, int sec
     struct {
         uint32_t h[2];
         hive_cpu_filter_spot spot;
-        int op;
         int screened; /* a find of an unreserved key: its filter word decides whether it runs */
+        int adds;     /* an insert or upsert of an unreserved key: it sets its bits (F1) */
         int pass;     /* it runs */
     } ring[K_FILTER_RING];
     const uint64_t lag = K_FILTER_LAG, lead = K_FILTER_LAG + K_PREFETCH_AHEAD;
@@ -131,10 +131,11 @@ static void K_SUFFIX(run_range_filtered)(const hive_view *v, uint32_t S, int sec
             uint64_t e = j % K_FILTER_RING;
             ring[e].h[0] = K_SUFFIX(hive_hash1)(v, keys[j]);
             ring[e].h[1] = K_SUFFIX(hive_hash2)(v, keys[j]);
-            ring[e].op = hive_batch_op(b, j);
-            ring[e].screened = ring[e].op == HIVE_OP_FIND && !K_RESERVED(keys[j]);
+            int op = hive_batch_op(b, j), reserved = K_RESERVED(keys[j]);
+            ring[e].screened = op == HIVE_OP_FIND && !reserved;
+            ring[e].adds = (op == HIVE_OP_INSERT || op == HIVE_OP_UPSERT) && !reserved;
             ring[e].pass = 1;
-            if (ring[e].screened || ring[e].op == HIVE_OP_INSERT || ring[e].op == HIVE_OP_UPSERT) {
+            if (ring[e].screened || ring[e].adds) {
                 ring[e].spot = hive_cpu_filter_spot_of(f, ring[e].h[0], ring[e].h[1]);
                 __builtin_prefetch(ring[e].spot.word);
             }
@@ -156,7 +157,7 @@ static void K_SUFFIX(run_range_filtered)(const hive_view *v, uint32_t S, int sec
                 b->results[i] = (uint8_t)HIVE_R_NOT_FOUND;
             continue;
         }
-        if ((ring[e].op == HIVE_OP_INSERT || ring[e].op == HIVE_OP_UPSERT) && !K_RESERVED(keys[i]))
+        if (ring[e].adds)
             hive_cpu_filter_add(ring[e].spot);
         K_SUFFIX(run_one)(v, S, b, i, ring[e].h, tally);
     }

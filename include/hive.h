@@ -809,9 +809,14 @@ HIVE_API hive_status hive_cache_load_fd(hive_cache *cache, int fd, uint64_t *cou
  * Errors.  A call that fails part way returns the first error, having
  * applied the steps before the failing one.  An upsert step whose cold
  * write fails (out of memory while the cold table grows, or crowded
- * buckets at its largest size) drops that step's keys from the hot tier, so
- * that each key reads as its cold tier has it; a CUDA error of the hot tier
- * leaves it as a failed cache call does.
+ * buckets at its largest size) leaves each of its keys reading its old or
+ * its new value: write-through drops the step's keys from the hot tier, so
+ * that each reads as its cold tier has it; write-back has given the keys
+ * with hot copies their new values there.  With write-back, should the
+ * write of updated copies leaving the hot tier fail, they wait in the
+ * handle, and every later upsert, find and erase writes them first and
+ * fails, doing nothing else, until that succeeds.  A CUDA error of the hot
+ * tier leaves it as a failed cache call does.
  *
  * Concurrency.  Calls on one handle are serialised by a lock of the handle
  * (each call runs alone); each tier runs its own threads (the CPU workers)
@@ -827,7 +832,7 @@ typedef enum hive_tiered_promote {
     HIVE_TIERED_PROMOTE_NEVER = 1    /* finds move nothing; only upserts give keys hot copies */
 } hive_tiered_promote;
 
-#define HIVE_TIERED_CONFIG_VERSION 2u
+#define HIVE_TIERED_CONFIG_VERSION 3u
 
 typedef struct hive_tiered_config {
     uint32_t struct_size;        /* sizeof(hive_tiered_config), set by HIVE_TIERED_CONFIG_INIT */
@@ -853,13 +858,21 @@ typedef struct hive_tiered_config {
                                     draws one per table, which hive_tiered_get_config reports, so
                                     that keys crowded into few hot buckets of one table spread in
                                     another; a version-1 config gets the default */
+    uint32_t write_back;         /* (version 3) 0 (the default): write-through, every upsert
+                                    writes the cold tier and a hot copy always holds its cold
+                                    value.  1: write-back, an upsert of a key with a hot copy
+                                    writes the copy alone, and a copy that leaves the hot tier
+                                    updated is written to the cold tier then, within the call
+                                    that evicts it (docs/tiered.md: faster where the hot tier
+                                    holds most of the keys updated; at a 10% hot tier it ran
+                                    slower).  Older configs get 0 */
 } hive_tiered_config;
 
 #define HIVE_TIERED_CONFIG_INIT                                                        \
     {                                                                                  \
         (uint32_t)sizeof(hive_tiered_config), HIVE_TIERED_CONFIG_VERSION, HIVE_BACKEND_AUTO, 0, \
             1048576u, 1048576u, HIVE_TIERED_PROMOTE_ON_FIND, 262144u, 0u, 1u,           \
-            HIVE_HASH_SEED_RANDOM                                                      \
+            HIVE_HASH_SEED_RANDOM, 0u                                                  \
     }
 
 /* What HIVE_TIERED_CONFIG_INIT gives, as a function.  NULL is ignored. */

@@ -15,7 +15,8 @@
 #     arrays, the fraction in its header; values outside 0..1 exit 2.
 #   * --hot-fraction: the tiered workload verified with a hot tier of half the
 #     records, the fraction in its rows' x column, "host arrays" in their
-#     geometry column; values outside (0, 1] exit 2; --pageable accepted.
+#     geometry column; values outside (0, 1] exit 2; --pageable accepted;
+#     --write-back verified, named in the geometry column.
 #   * --cache-slots: the cache workload verified with 8-slot buckets, named in
 #     its header and CSV; other sizes exit 2.
 #   * --absent-filter: a CPU fill/find run verified over filtered tables, the
@@ -174,6 +175,12 @@ grep -q "0 verification failures" "$dir/hot.out" || fail "--hot-fraction 0.5: a 
 "$bench" tiered --backend cpu --runs 1 --n 2^12 --batch 1024 --pageable \
   --out "$dir/pageable" >"$dir/pageable.out" 2>&1 || { cat "$dir/pageable.out"; fail "--pageable: the run failed"; }
 grep -q "0 verification failures" "$dir/pageable.out" || fail "--pageable: a check failed"
+# --write-back: the two-level table under write-back, verified, named in the geometry column.
+"$bench" tiered --backend cpu --runs 1 --n 2^12 --batch 1024 --write-back \
+  --out "$dir/back" >"$dir/back.out" 2>&1 || { cat "$dir/back.out"; fail "--write-back: the run failed"; }
+grep -q "0 verification failures" "$dir/back.out" || fail "--write-back: a check failed"
+[ "$(csv_field "$dir/back/tiered_cpu_kv64.csv" "tiered zipf0.99 95" geometry)" = "host arrays, write-back" ] ||
+  fail "--write-back: the geometry column does not read 'host arrays, write-back'"
 for bad in 0 1.5 -0.1 x ''; do
   "$bench" tiered --backend cpu --hot-fraction "$bad" >/dev/null 2>"$dir/bad.err"
   rc=$?

@@ -28,6 +28,7 @@ enum {
     OPT_CACHE_SLOTS,
     OPT_HOT_FRACTION,
     OPT_PAGEABLE,
+    OPT_WRITE_BACK,
     OPT_ALLOCATOR,
     OPT_ABSENT_FILTER,
     OPT_QUICK,
@@ -51,6 +52,7 @@ static const struct option long_options[] = {
     {"cache-slots", required_argument, NULL, OPT_CACHE_SLOTS},
     {"hot-fraction", required_argument, NULL, OPT_HOT_FRACTION},
     {"pageable", no_argument, NULL, OPT_PAGEABLE},
+    {"write-back", no_argument, NULL, OPT_WRITE_BACK},
     {"allocator", no_argument, NULL, OPT_ALLOCATOR},
     {"absent-filter", required_argument, NULL, OPT_ABSENT_FILTER},
     {"quick", no_argument, NULL, OPT_QUICK},
@@ -92,6 +94,8 @@ void bench_options_usage(FILE *f)
             "  --pageable               tiered: the query arrays from malloc on a GPU run too\n"
             "                           (default there: page-locked and mapped, which the hot\n"
             "                           tier reads and writes as they are)\n"
+            "  --write-back             tiered: the two-level table's upserts write keys with hot\n"
+            "                           copies in the hot tier alone (hive_tiered_config.write_back)\n"
             "  --allocator              CUDA tables take their device memory through\n"
             "                           hive_config.allocator (cudaMallocAsync on the call's\n"
             "                           stream): their buckets move at each growth; the\n"
@@ -489,6 +493,9 @@ int bench_options_parse(bench_options *o, int argc, char **argv)
             break;
         case OPT_PAGEABLE:
             o->pageable = 1;
+            break;
+        case OPT_WRITE_BACK:
+            o->write_back = 1;
             break;
         case OPT_QUICK:
             o->quick = 1;

@@ -31,6 +31,7 @@ typedef struct bench_options {
     uint32_t cache_slots;      /* --cache-slots: the cache's slots per bucket; 0 = the library's default */
     double hot_fraction;       /* --hot-fraction: the tiered hot tier's share of the records */
     int pageable;              /* --pageable: tiered host arrays from malloc on a GPU run too */
+    int write_back;            /* --write-back: tiered, hive_tiered_config.write_back = 1 */
     int allocator;             /* --allocator: CUDA tables' device memory through hive_config.allocator */
     uint32_t absent_filter_bits; /* --absent-filter: CPU tables' hive_config.absent_filter_bits */
     int quick;                 /* --quick */

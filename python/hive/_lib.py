@@ -285,7 +285,7 @@ class TieredPromote(enum.IntEnum):
     NEVER = 1
 
 
-TIERED_CONFIG_VERSION = 2
+TIERED_CONFIG_VERSION = 3
 
 
 class TieredConfig(ctypes.Structure):
@@ -303,6 +303,7 @@ class TieredConfig(ctypes.Structure):
         ("threads", ctypes.c_uint32),
         ("promote_one_in", ctypes.c_uint32),
         ("hash_seed", ctypes.c_uint64),
+        ("write_back", ctypes.c_uint32),
     ]
 
 

@@ -29,7 +29,8 @@ class TieredTable(Handle):
     keys copies).  Any other hive_tiered_config field may be given by name:
     promote_one_in=8, batch=1 << 20, threads=4, device=1, hash_seed=7 (a
     fixed seed for the hot tier's buckets; by default each table draws its
-    own, and table.config.hash_seed reports it).
+    own, and table.config.hash_seed reports it), write_back=1 (an upsert of
+    a key with a hot copy writes the copy alone; docs/tiered.md).
 
     Every call takes host (numpy) arrays and `stream`, the CUDA stream that
     orders the hot tier's work (None: the default stream; see hive.arrays).

@@ -19,7 +19,7 @@ def test_sizes_on_lp64():
     assert ctypes.sizeof(_lib.Config) == 120
     assert ctypes.sizeof(_lib.CacheConfig) == 88
     assert ctypes.sizeof(_lib.CacheFilter) == 32
-    assert ctypes.sizeof(_lib.TieredConfig) == 56
+    assert ctypes.sizeof(_lib.TieredConfig) == 64
     assert ctypes.sizeof(_lib.TieredStats) == 64
 
 

@@ -23,6 +23,11 @@
  * through its own buffers, as for arrays its hot tier cannot take as they
  * are, so that the CPU runs of the tests cover that path too.
  *
+ * And HIVE_TEST_FAIL_WRITE_BACK=N fails the two-level table's write-back of
+ * evicted dirty copies numbered N (from 0, counted over the process; only
+ * writes with copies to write count), as a failed cold write would; =N+
+ * fails it and every later one (src/tiered/tiered_move.c).
+ *
  * Only the tests' build of the library (hive_testing) reads these variables;
  * the installed libhive.so and libhive.a answer "no failure" without looking
  * (test_hooks.c).  In the tests' build each variable is read once per
@@ -49,6 +54,9 @@ long long hive_test_cache_defer(long long real);
 /* Whether the two-level table must stage its finds (src/tiered/tiered_api.c):
  * 0, except in the tests' build with HIVE_TEST_TIERED_STAGED=1. */
 int hive_test_tiered_staged(void);
+/* Whether this write-back of the two-level table must fail: 0, except in
+ * the tests' build with HIVE_TEST_FAIL_WRITE_BACK set. */
+int hive_test_write_back_should_fail(void);
 /* calloc/aligned allocation that honours the injected failure. */
 void *hive_host_calloc(size_t count, size_t size);
 void *hive_host_aligned(size_t alignment, size_t size);

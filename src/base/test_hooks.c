@@ -7,8 +7,8 @@
  * With HIVE_TEST_HOOKS=1 (the tests' hive_testing library: the same objects
  * with this variant beside them, src/CMakeLists.txt) they follow
  * HIVE_TEST_FAIL_ALLOC, HIVE_TEST_FAIL_RESIZE_STEP,
- * HIVE_TEST_COMPUTE_CAPABILITY, HIVE_TEST_CACHE_DEFER_BYTES and
- * HIVE_TEST_TIERED_STAGED as alloc.h
+ * HIVE_TEST_COMPUTE_CAPABILITY, HIVE_TEST_CACHE_DEFER_BYTES,
+ * HIVE_TEST_TIERED_STAGED and HIVE_TEST_FAIL_WRITE_BACK as alloc.h
  * describes. */
 #include "alloc.h"
 
@@ -23,6 +23,8 @@ int hive_test_capability(int real) { return real; }
 long long hive_test_cache_defer(long long real) { return real; }
 
 int hive_test_tiered_staged(void) { return 0; }
+
+int hive_test_write_back_should_fail(void) { return 0; }
 
 #else
 
@@ -63,11 +65,11 @@ int hive_alloc_should_fail(void)
     return 1;
 }
 
-/* HIVE_TEST_FAIL_RESIZE_STEP as one number: 2N for "N" (step N fails),
- * 2N + 1 for "N+" (step N and every later one fail); -1 when unset. */
-static long long resize_step_setting(void)
+/* A step variable as one number: 2N for "N" (step N fails), 2N + 1 for
+ * "N+" (step N and every later one fail); -1 when unset. */
+static long long step_setting(const char *name)
 {
-    const char *v = getenv("HIVE_TEST_FAIL_RESIZE_STEP");
+    const char *v = getenv(name);
     if (v == NULL || v[0] < '0' || v[0] > '9')
         return -1;
     char *end;
@@ -75,16 +77,31 @@ static long long resize_step_setting(void)
     return 2 * n + (*end == '+');
 }
 
+/* Whether the step counted now fails, by a step variable's setting. */
+static int step_fails(_Atomic long long *setting, long long (*parse)(void), _Atomic long long *taken)
+{
+    long long set = injection_load(setting, parse);
+    if (set < 0)
+        return 0;
+    long long step = atomic_fetch_add(taken, 1), first = set / 2;
+    return set % 2 ? step >= first : step == first;
+}
+
+static long long resize_step_setting(void) { return step_setting("HIVE_TEST_FAIL_RESIZE_STEP"); }
+
 static _Atomic long long failing_steps = -2; /* resize_step_setting() */
 static _Atomic long long steps_taken = 0;
 
-int hive_resize_step_should_fail(void)
+int hive_resize_step_should_fail(void) { return step_fails(&failing_steps, resize_step_setting, &steps_taken); }
+
+static long long write_back_setting(void) { return step_setting("HIVE_TEST_FAIL_WRITE_BACK"); }
+
+static _Atomic long long failing_write_backs = -2; /* write_back_setting() */
+static _Atomic long long write_backs_taken = 0;
+
+int hive_test_write_back_should_fail(void)
 {
-    long long setting = injection_load(&failing_steps, resize_step_setting);
-    if (setting < 0)
-        return 0;
-    long long step = atomic_fetch_add(&steps_taken, 1), first = setting / 2;
-    return setting % 2 ? step >= first : step == first;
+    return step_fails(&failing_write_backs, write_back_setting, &write_backs_taken);
 }
 
 /* HIVE_TEST_COMPUTE_CAPABILITY: the capability every device is taken for;

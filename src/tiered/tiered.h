@@ -10,11 +10,15 @@
  *   tiered_dedup.c    a step's keys made unique, the last occurrence winning
  *   tiered_compact.c  the host loops that compact a step's arrays
  *
- * The invariant every file keeps: every live key is in the cold tier with
- * its latest value, and a hot copy holds the same value (writes reach the
- * cold tier first; copies enter only through tiered_move.c).  The host
- * loops of a step run on the CPU worker pool of config.threads (the one the
- * tiers' CPU tables share, cpu/cpu_pool.h). */
+ * The invariant every file keeps: every live key is in the cold tier; a
+ * hot copy holds the key's latest value, and where the copy is clean (its
+ * score's low bit clear) the cold tier holds that value too.  Under
+ * write-through every copy is clean; under write-back an upsert of a key
+ * with a copy writes the copy alone and marks it dirty.  Copies enter and
+ * leave only through tiered_move.c, which writes the dirty ones that leave
+ * back to the cold tier.  The host loops of a step run on the CPU
+ * worker pool of config.threads (the one the tiers' CPU tables share,
+ * cpu/cpu_pool.h). */
 #ifndef HIVE_TIERED_H
 #define HIVE_TIERED_H
 
@@ -107,16 +111,23 @@ struct hive_tiered {
     uint64_t *s_keys, *s_values;      /* a hot call's input (and find's values out) */
     uint64_t *s_keys2, *s_values2;    /* a second pair: find_missed's keys and their positions,
                                          or an upsert's keys new to the hot tier and their values */
-    uint64_t *s_evicted, *s_evicted_values; /* insert_and_evict's report (counted only) */
+    uint64_t *s_scores;               /* a hot call's scores: hive_tiered_score */
+    uint64_t *s_evicted, *s_evicted_values, *s_evicted_scores; /* insert_and_evict's report */
     uint8_t *s_flags;                 /* found flags and erase results of the hot tier */
     /* Host scratch, (config.batch) each. */
     uint32_t *at;                     /* a staged key's position in the caller's step */
     uint64_t *c_values;               /* the cold tier's values out */
     uint8_t *c_flags;                 /* the cold tier's found flags and results */
     uint64_t *offsets;                /* (blocks of a step): compaction offsets */
+    /* Dirty copies that left the hot tier, on their way to the cold tier:
+     * written back before the call that evicted them returns, or, should
+     * that write fail, before any later call does anything (tiered_move.c). */
+    uint64_t *w_keys, *w_values;
+    uint64_t writing_back;            /* how many wait in w_keys/w_values */
     hive_tiered_dedup dedup;
     hive_tiered_stats stats;          /* the counters; sizes filled by hive_tiered_stats_get */
     uint64_t finds;                   /* find steps so far: salts promote_one_in's draws */
+    uint64_t clock;                   /* steps so far: the hot tier's scores */
     pthread_mutex_t lock;             /* serialises the calls (hive.h) */
 };
 
@@ -124,12 +135,27 @@ struct hive_tiered {
  * (hot_capacity not yet rounded: the hot cache does that). */
 hive_status hive_tiered_config_resolve(const hive_tiered_config *config, hive_tiered_config *resolved);
 
+/* The hot tier's scores under write-back (HIVE_SCORE_CUSTOM; write-through
+ * tables are LRU and take none): the step's clock, so that a full bucket
+ * drops the copy written longest ago, and in the low bit whether the copy
+ * is dirty (newer than the cold tier's value). */
+static inline uint64_t hive_tiered_score(const hive_tiered *t, int dirty)
+{
+    return t->clock << 1 | (uint64_t)(dirty != 0);
+}
+
 /* tiered_move.c: the m keys in keys/values (staging memory), none of them
  * in the hot tier, each with its cold tier value (a key repeated with that
- * one value), enter the hot tier; what it evicts for them is counted and
- * dropped (its cold copies are current). */
+ * one value) and, under write-back, a clean score in t->s_scores, enter
+ * the hot tier; the dirty copies it evicts for them are written back to
+ * the cold tier. */
 hive_status hive_tiered_admit(hive_tiered *t, uint64_t m, const uint64_t *keys, const uint64_t *values,
-                              hive_stream stream);
+                              const char *call, hive_stream stream);
+/* tiered_move.c: writes back the dirty copies a failed write left waiting,
+ * first thing in every call that reads or writes keys: until that
+ * succeeds, the call fails and does nothing, for their cold values are
+ * stale. */
+hive_status hive_tiered_write_back(hive_tiered *t, const char *call);
 
 /* tiered_find.c, tiered_write.c: one step of at most config.batch keys;
  * reserved keys are skipped and counted into *skipped.  A find is `direct`

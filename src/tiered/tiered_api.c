@@ -19,8 +19,8 @@
 static void free_buffers(hive_tiered *t)
 {
     if (t->hot != NULL) {
-        void *staged[] = {t->s_keys,    t->s_values,           t->s_keys2, t->s_values2,
-                          t->s_evicted, t->s_evicted_values, t->s_flags};
+        void *staged[] = {t->s_keys,    t->s_values,         t->s_keys2,          t->s_values2, t->s_scores,
+                          t->s_evicted, t->s_evicted_values, t->s_evicted_scores, t->s_flags};
         for (size_t i = 0; i < sizeof staged / sizeof staged[0]; i++)
             t->hot->ops->free_io(t->hot->impl, staged[i]);
     }
@@ -28,6 +28,8 @@ static void free_buffers(hive_tiered *t)
     hive_host_free(t->offsets);
     hive_host_free(t->c_values);
     hive_host_free(t->c_flags);
+    hive_host_free(t->w_keys);
+    hive_host_free(t->w_values);
     hive_tiered_dedup_free(&t->dedup);
 }
 
@@ -40,23 +42,30 @@ static hive_status alloc_buffers(hive_tiered *t)
     t->s_values = h->ops->alloc_io(h->impl, w);
     t->s_keys2 = h->ops->alloc_io(h->impl, w);
     t->s_values2 = h->ops->alloc_io(h->impl, w);
+    t->s_scores = h->ops->alloc_io(h->impl, w);
     t->s_evicted = h->ops->alloc_io(h->impl, w);
     t->s_evicted_values = h->ops->alloc_io(h->impl, w);
+    t->s_evicted_scores = h->ops->alloc_io(h->impl, w);
     t->s_flags = h->ops->alloc_io(h->impl, n);
     t->at = hive_host_calloc(n, sizeof *t->at);
     t->offsets = hive_host_calloc(n / HIVE_TIERED_BLOCK + 1, sizeof *t->offsets);
     t->c_values = hive_host_calloc(n, sizeof *t->c_values);
     t->c_flags = hive_host_calloc(n, 1);
+    t->w_keys = hive_host_calloc(n, sizeof *t->w_keys);
+    t->w_values = hive_host_calloc(n, sizeof *t->w_values);
     if (t->s_keys == NULL || t->s_values == NULL || t->s_keys2 == NULL || t->s_values2 == NULL ||
-        t->s_evicted == NULL || t->s_evicted_values == NULL || t->s_flags == NULL || t->at == NULL ||
-        t->offsets == NULL || t->c_values == NULL || t->c_flags == NULL)
+        t->s_scores == NULL || t->s_evicted == NULL || t->s_evicted_values == NULL ||
+        t->s_evicted_scores == NULL || t->s_flags == NULL || t->at == NULL || t->offsets == NULL ||
+        t->c_values == NULL || t->c_flags == NULL || t->w_keys == NULL || t->w_values == NULL)
         return hive_fail(HIVE_ERROR_OUT_OF_MEMORY, call,
                          "no memory for the staging buffers of %zu keys (config.batch)", n);
     return hive_tiered_dedup_init(&t->dedup, t->config.batch);
 }
 
 /* The two tiers: a cache of 8-byte values (I64, dim 1; LRU, so that every
- * new key is admitted and scores are the library's; 32-slot buckets, as
+ * new key is admitted and a full bucket drops the copy written longest ago,
+ * or under write-back the same order in scores of the handle's, which also
+ * mark dirty copies (tiered.h, hive_tiered_score); 32-slot buckets, as
  * docs/tiered.md gives the hot tier's capacity; the config's hash seed,
  * drawn per table by default) and a KV64 dictionary of every key that
  * never shrinks. */
@@ -68,7 +77,7 @@ static hive_status open_tiers(hive_tiered *t)
     hc.capacity = t->config.hot_capacity;
     hc.dim = 1;
     hc.value_type = HIVE_VALUE_I64;
-    hc.policy = HIVE_SCORE_LRU;
+    hc.policy = t->config.write_back ? HIVE_SCORE_CUSTOM : HIVE_SCORE_LRU;
     hc.bucket_slots = 32;
     hc.hash_seed = t->config.hash_seed;
     hc.threads = t->config.threads;
@@ -245,6 +254,7 @@ static hive_status upsert_locked(hive_tiered *t, uint64_t n, const uint64_t *key
     HIVE_CHECK_ARG(values != NULL, call, "values is NULL");
     HIVE_TRY(reach_of(t, call, keys, "keys", NULL));
     HIVE_TRY(reach_of(t, call, values, "values", NULL));
+    HIVE_TRY(hive_tiered_write_back(t, call));
     uint64_t skipped = 0;
     for (uint64_t at = 0; at < n; at += t->config.batch) {
         uint64_t step = n - at < t->config.batch ? n - at : t->config.batch;
@@ -278,6 +288,7 @@ static hive_status find_locked(hive_tiered *t, uint64_t n, const uint64_t *keys,
     HIVE_TRY(reach_of(t, call, found, "found", &rf));
     int direct = rk == HIVE_REACH_BOTH && rv == HIVE_REACH_BOTH && rf == HIVE_REACH_BOTH &&
                  (((uintptr_t)keys | (uintptr_t)values) & 7u) == 0 && !hive_test_tiered_staged();
+    HIVE_TRY(hive_tiered_write_back(t, call));
     uint64_t skipped = 0;
     for (uint64_t at = 0; at < n; at += t->config.batch) {
         uint64_t step = n - at < t->config.batch ? n - at : t->config.batch;
@@ -303,6 +314,7 @@ static hive_status erase_locked(hive_tiered *t, uint64_t n, const uint64_t *keys
     HIVE_CHECK_ARG(keys != NULL, call, "keys is NULL");
     HIVE_TRY(reach_of(t, call, keys, "keys", NULL));
     HIVE_TRY(reach_of(t, call, results, "results", NULL));
+    HIVE_TRY(hive_tiered_write_back(t, call));
     uint64_t skipped = 0;
     for (uint64_t at = 0; at < n; at += t->config.batch) {
         uint64_t step = n - at < t->config.batch ? n - at : t->config.batch;

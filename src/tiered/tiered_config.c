@@ -8,10 +8,14 @@
 #include "base/check.h"
 #include "tiered/tiered.h"
 
-/* Version 2 only appended hash_seed: version 1's fields keep their offsets. */
+/* Each version appended fields (2: hash_seed; 3: write_back): the older
+ * ones keep their offsets. */
 #define OLDEST_CONFIG_SIZE 48u
+#define V2_CONFIG_SIZE 56u
 _Static_assert(offsetof(hive_tiered_config, hash_seed) == OLDEST_CONFIG_SIZE,
                "version 1's hive_tiered_config ended where hash_seed begins");
+_Static_assert(offsetof(hive_tiered_config, write_back) == V2_CONFIG_SIZE,
+               "version 2's hive_tiered_config ended where write_back begins");
 
 #define MAX_BATCH (1u << 28) /* positions in a step are 32-bit; 2^28 keys stage 14 GiB */
 #define MAX_THREADS 4096u    /* the cache's and the table's bound */
@@ -23,19 +27,21 @@ void hive_tiered_config_init(hive_tiered_config *config)
         *config = defaults;
 }
 
-/* The caller's config as this header's: a version-1 config (an older
- * header's, without hash_seed) gets the default seed. */
+/* The caller's config as this header's: an older header's (version 1,
+ * without hash_seed; version 2, without write_back) gets the defaults of
+ * the fields it lacks. */
 static hive_status upgrade(const hive_tiered_config *in, hive_tiered_config *out)
 {
     static const char call[] = "hive_tiered_create";
     HIVE_CHECK_ARG(in != NULL, call, "config is NULL");
     HIVE_CHECK_ARG((in->version == 1 && in->struct_size == OLDEST_CONFIG_SIZE) ||
+                       (in->version == 2 && in->struct_size == V2_CONFIG_SIZE) ||
                        (in->version == HIVE_TIERED_CONFIG_VERSION && in->struct_size == sizeof *in),
                    call,
-                   "config.struct_size %u and version %u: expected %u and %u (or an older header's %u and 1): "
-                   "start from HIVE_TIERED_CONFIG_INIT",
+                   "config.struct_size %u and version %u: expected %u and %u (or an older header's %u and 2, "
+                   "or %u and 1): start from HIVE_TIERED_CONFIG_INIT",
                    in->struct_size, in->version, (unsigned)sizeof *in, HIVE_TIERED_CONFIG_VERSION,
-                   OLDEST_CONFIG_SIZE);
+                   V2_CONFIG_SIZE, OLDEST_CONFIG_SIZE);
     hive_tiered_config_init(out);
     memcpy(out, in, in->struct_size);
     out->struct_size = sizeof *out;
@@ -62,6 +68,8 @@ hive_status hive_tiered_config_resolve(const hive_tiered_config *in, hive_tiered
     HIVE_CHECK_ARG(c->threads <= MAX_THREADS, call, "config.threads %u is over %u", c->threads,
                    MAX_THREADS);
     HIVE_CHECK_ARG(c->promote_one_in >= 1, call, "config.promote_one_in is 0 (1: every cold hit moves up)");
+    HIVE_CHECK_ARG(c->write_back <= 1, call, "config.write_back %u is not 0 (write-through) or 1 (write-back)",
+                   c->write_back);
     *resolved = *c;
     return HIVE_SUCCESS;
 }

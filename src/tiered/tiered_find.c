@@ -12,8 +12,10 @@
  *      value (the cold tier's, read in this step), so its repeats may enter
  *      together: the cache gives the key one copy.
  *
- * The cold tier has every key, and a hot copy has the cold value, so a hot
- * hit and, for the keys the hot tier misses, the cold answer are final.
+ * The cold tier has every key, a hot copy the latest value, and a key
+ * without a copy its latest value in the cold tier (a dirty copy is written
+ * back as it leaves), so a hot hit and, for the keys the hot tier misses,
+ * the cold answer are final.  Copies of cold hits are clean.
  * The loops run on the worker pool. */
 #include <string.h>
 
@@ -87,15 +89,18 @@ static void cold_range(hive_cpu_loop *loop, uint64_t k0, uint64_t k1)
 typedef struct up_job {
     hive_tiered_compact c;
     hive_tiered *t;
+    uint64_t score; /* clean: the copies hold the cold values */
 } up_job;
 
 static int up_keep(const hive_tiered_compact *c, uint64_t k) { return ((const up_job *)c)->t->s_flags[k]; }
 
 static void up_move(hive_tiered_compact *c, uint64_t from, uint64_t to)
 {
-    hive_tiered *t = ((up_job *)c)->t;
+    up_job *j = (up_job *)c;
+    hive_tiered *t = j->t;
     t->s_keys[to] = t->s_keys2[from];
     t->s_values[to] = t->c_values[from];
+    t->s_scores[to] = j->score;
 }
 
 /* Step 1 over the staged keys: *u of them, *missed listed. */
@@ -168,9 +173,10 @@ hive_status hive_tiered_find_step(hive_tiered *t, uint64_t n, const uint64_t *ke
     if (o.cold_hits == 0 || t->config.promote == HIVE_TIERED_PROMOTE_NEVER)
         return HIVE_SUCCESS;
     /* The cold hits drawn move up: the staged keys are free now. */
-    up_job uj = {{.keep = up_keep, .move = up_move}, t};
+    t->clock++;
+    up_job uj = {{.keep = up_keep, .move = up_move}, t, hive_tiered_score(t, 0)};
     uint64_t m = hive_tiered_compact_run(t->pool, &uj.c, missed, t->offsets);
-    HIVE_TRY(hive_tiered_admit(t, m, t->s_keys, t->s_values, stream));
+    HIVE_TRY(hive_tiered_admit(t, m, t->s_keys, t->s_values, "hive_tiered_find", stream));
     t->stats.promoted += m;
     return HIVE_SUCCESS;
 }

@@ -1,32 +1,81 @@
 /* tiered_write.c — one step of hive_tiered_upsert and of hive_tiered_erase.
  *
- * Upsert: the step's keys made unique (the last occurrence's value; reserved
- * keys skipped) are written to the cold tier, which has every key; then the
- * hot tier's assign updates the copies it has, and the rest enter it
- * (admit).  Should the cold write fail, the step's keys leave the hot tier,
- * so that no hot copy differs from its cold one.
+ * Upsert: the step's keys are made unique (the last occurrence's value;
+ * reserved keys skipped).  The hot tier's assign writes the ones with a
+ * copy there, and the rest enter it (admit) once the cold tier has them.
+ *   - Write-through (config.write_back 0): every key is written to the
+ *     cold tier first, and the copies stay clean.  Should that write fail,
+ *     the step's keys leave the hot tier, so that each reads as the cold
+ *     tier has it (its old or its new value).
+ *   - Write-back (1): the assign marks the copies it writes dirty (their
+ *     cold values are stale now; tiered_move.c writes them back when they
+ *     leave), and only the keys without a copy are written to the cold
+ *     tier.  Should that write fail, the keys with copies have their new
+ *     values, and the others read as the cold tier has them.
  *
- * Erase: the hot tier's copies go first, then the cold tier's keys, whose
- * results are the call's (every key is cold).  A failure between the two
- * leaves keys in the cold tier alone, with their values: not erased, and
- * consistent. */
+ * Erase: the hot tier's copies go first, dirty or not, then the cold tier's
+ * keys, whose results are the call's (every key is cold).  The cold erase
+ * needs no memory (its results array is given, and the cold table never
+ * shrinks), so a copy is not dropped without its key. */
 #include <stdio.h>
 
 #include "base/check.h"
 #include "tiered/tiered.h"
 
+/* The step's scores for assign under write-back: the copies it writes are
+ * dirty. */
+typedef struct score_job {
+    hive_cpu_loop loop;
+    hive_tiered *t;
+    uint64_t score;
+} score_job;
+
+static void score_range(hive_cpu_loop *loop, uint64_t j0, uint64_t j1)
+{
+    score_job *j = (score_job *)loop;
+    for (uint64_t i = j0; i < j1; i++)
+        j->t->s_scores[i] = j->score;
+}
+
+/* The keys without a copy (assign's flag 0), with their values and clean
+ * scores (read under write-back only), into s_keys2/s_values2/s_scores. */
 typedef struct new_job {
     hive_tiered_compact c;
     hive_tiered *t;
+    uint64_t score;
 } new_job;
 
 static int new_keep(const hive_tiered_compact *c, uint64_t i) { return !((const new_job *)c)->t->s_flags[i]; }
 
 static void new_move(hive_tiered_compact *c, uint64_t from, uint64_t to)
 {
-    hive_tiered *t = ((new_job *)c)->t;
+    new_job *j = (new_job *)c;
+    hive_tiered *t = j->t;
     t->s_keys2[to] = t->s_keys[from];
     t->s_values2[to] = t->s_values[from];
+    t->s_scores[to] = j->score;
+}
+
+/* The cold tier's write of n keys; on failure, under write-through, the
+ * keys' hot copies are dropped (the cold write may or may not have
+ * happened for each). */
+static hive_status cold_write(hive_tiered *t, uint64_t n, const uint64_t *keys, const uint64_t *values,
+                              hive_stream stream)
+{
+    static const char call[] = "hive_tiered_upsert";
+    /* Results arrays are given so that the calls do not allocate (hive.h). */
+    hive_status s = hive_insert(t->cold, n, keys, values, HIVE_COMBINE_ASSIGN, t->c_flags, NULL);
+    if (s == HIVE_SUCCESS)
+        return HIVE_SUCCESS;
+    char cause[256]; /* the first error is kept: this one says more */
+    snprintf(cause, sizeof cause, "%s", hive_last_error());
+    hive_clear_error();
+    if (t->config.write_back)
+        return hive_fail(s, call, "the cold tier's write of %llu keys without hot copies failed: %s",
+                         (unsigned long long)n, cause);
+    HIVE_TRY(hive_cache_erase(t->hot, n, keys, t->s_flags, stream));
+    return hive_fail(s, call, "the step's keys were dropped from the hot tier after the cold tier's write failed: %s",
+                     cause);
 }
 
 hive_status hive_tiered_upsert_step(hive_tiered *t, uint64_t n, const uint64_t *keys, const uint64_t *values,
@@ -35,19 +84,22 @@ hive_status hive_tiered_upsert_step(hive_tiered *t, uint64_t n, const uint64_t *
     uint64_t u = hive_tiered_dedup_run(&t->dedup, t->pool, n, keys, values, t->s_keys, t->s_values, skipped);
     if (u == 0)
         return HIVE_SUCCESS;
-    /* Results arrays are given so that the calls do not allocate (hive.h). */
-    hive_status s = hive_insert(t->cold, u, t->s_keys, t->s_values, HIVE_COMBINE_ASSIGN, t->c_flags, NULL);
-    if (s != HIVE_SUCCESS) {
-        char cause[256]; /* the erase's call clears the last error */
-        snprintf(cause, sizeof cause, "%s", hive_last_error());
-        HIVE_TRY(hive_cache_erase(t->hot, u, t->s_keys, t->s_flags, stream));
-        return hive_fail(s, "hive_tiered_upsert", "the step's keys were dropped from the hot tier after "
-                                                  "the cold tier's write failed: %s", cause);
+    int back = t->config.write_back != 0;
+    t->clock++;
+    if (back) {
+        score_job sj = {{.range = score_range}, t, hive_tiered_score(t, 1)};
+        hive_cpu_loop_run(t->pool, &sj.loop, u, 1);
+    } else {
+        HIVE_TRY(cold_write(t, u, t->s_keys, t->s_values, stream));
     }
-    HIVE_TRY(hive_cache_assign(t->hot, u, t->s_keys, t->s_values, NULL, t->s_flags, stream));
-    new_job nj = {{.keep = new_keep, .move = new_move}, t};
+    HIVE_TRY(hive_cache_assign(t->hot, u, t->s_keys, t->s_values, back ? t->s_scores : NULL, t->s_flags, stream));
+    new_job nj = {{.keep = new_keep, .move = new_move}, t, hive_tiered_score(t, 0)};
     uint64_t m = hive_tiered_compact_run(t->pool, &nj.c, u, t->offsets);
-    return hive_tiered_admit(t, m, t->s_keys2, t->s_values2, stream);
+    if (m == 0)
+        return HIVE_SUCCESS;
+    if (back)
+        HIVE_TRY(cold_write(t, m, t->s_keys2, t->s_values2, stream));
+    return hive_tiered_admit(t, m, t->s_keys2, t->s_values2, "hive_tiered_upsert", stream);
 }
 
 /* ---------------------------------------------------------------- erase */

@@ -20,10 +20,15 @@
  * Out of memory, injected (HIVE_TEST_FAIL_ALLOC=N in a child, N rising until
  * everything had memory): a create that runs out writes no handle; an
  * upsert whose cold write runs out (the cold table must grow for it)
- * returns OUT_OF_MEMORY having dropped its keys' hot copies, so that every
- * key of it is then answered by the cold tier (no hot hit), with its old or
- * its new value, the same in a second find, and the size counts the keys
- * found. */
+ * returns OUT_OF_MEMORY; under write-through its keys' hot copies are
+ * dropped and the cold tier answers each (no hot hit), under write-back
+ * the keys with hot copies read their new values from them (as many hot
+ * hits as had copies); every other key reads its old or its new value, the
+ * same in a second find, and the size counts the keys found.  A failed
+ * write-back of updated copies leaving the hot tier (injected,
+ * HIVE_TEST_FAIL_WRITE_BACK): the call that evicted them fails; once, and
+ * the next call writes them and reads the latest values; always, and every
+ * later call fails having done nothing. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,11 +79,26 @@ static void seeds(hive_tiered_config c)
     HT_CHECK(g1.hash_seed != HIVE_HASH_SEED_RANDOM && g1.hash_seed != 12345, "version 1: seed %llu",
              (unsigned long long)g1.hash_seed);
     tt_close(t1);
+    /* Version 2 (56 bytes, without write_back): write-through. */
+    hive_tiered_config v2 = c;
+    v2.struct_size = 56;
+    v2.version = 2;
+    v2.write_back = 1; /* past a version-2 struct: not read */
+    t1 = tt_open(&T, &v2);
+    HT_MUST(hive_tiered_get_config(t1, &g1));
+    HT_CHECK(g1.version == HIVE_TIERED_CONFIG_VERSION && g1.hash_seed == c.hash_seed && g1.write_back == 0,
+             "version 2: version %u seed %llu write_back %u", g1.version, (unsigned long long)g1.hash_seed,
+             g1.write_back);
+    tt_close(t1);
     hive_tiered_config b = c;
     b.version = 1;
-    bad_config(b, "version 1 with version 2's size");
+    bad_config(b, "version 1 with version 3's size");
     b = v1, b.version = 2;
     bad_config(b, "version 2 with version 1's size");
+    b = c, b.version = 2;
+    bad_config(b, "version 2 with version 3's size");
+    b = v2, b.version = 3;
+    bad_config(b, "version 3 with version 2's size");
 }
 
 static void configs(void)
@@ -110,6 +130,8 @@ static void configs(void)
     bad_config(b, "threads");
     b = c, b.promote_one_in = 0;
     bad_config(b, "promote_one_in 0");
+    b = c, b.write_back = 2;
+    bad_config(b, "write_back 2");
 
     /* AUTO: a GPU hot tier where there is one, else a CPU one; resolved either way. */
     hive_tiered_config a = c;
@@ -137,7 +159,8 @@ static void configs(void)
                  d.hot_backend == init.hot_backend && d.device == init.device &&
                  d.hot_capacity == init.hot_capacity && d.cold_capacity == init.cold_capacity &&
                  d.promote == init.promote && d.batch == init.batch && d.threads == init.threads &&
-                 d.promote_one_in == init.promote_one_in && d.hash_seed == init.hash_seed,
+                 d.promote_one_in == init.promote_one_in && d.hash_seed == init.hash_seed &&
+                 d.write_back == 0 && init.write_back == 0,
              "%s", "hive_tiered_config_init differs from the macro");
     hive_tiered_config_init(NULL);
     seeds(c);
@@ -249,14 +272,31 @@ static void calls(void)
 #define OOM_OLD 48    /* keys with hot copies before the failing upsert */
 #define OOM_NEW 2000  /* new keys of it, past the cold table's 256 slots */
 
-/* What a find of keys[0..n) says after a failed upsert of them, each found
- * key with value old[i] or new[i]; returns how many were found. */
+/* Whether each of keys[0..n) has a hot copy (a find of it alone hits the
+ * hot tier; finds promote nothing here). */
+static void hot_copies(hive_tiered *t, uint64_t n, const uint64_t *keys, uint8_t *hot)
+{
+    for (uint64_t i = 0; i < n; i++) {
+        uint64_t before = tt_stats(t).hot_hits;
+        HT_MUST(hive_tiered_find(t, 1, keys + i, NULL, NULL, NULL));
+        hot[i] = tt_stats(t).hot_hits != before;
+    }
+}
+
+/* What a find of keys[0..n) says after a failed upsert of them.  Under
+ * write-back a key with a hot copy before it (had_copy) is found with
+ * new[i], from the copy; under write-through (had_copy all 0) the copies
+ * were dropped and the cold tier answers every key.  Any other found key
+ * has old[i] or new[i].  Returns how many were found. */
 static uint64_t after_failure(hive_tiered *t, uint64_t n, const uint64_t *keys, const uint64_t *old,
-                              const uint64_t *new, uint64_t *values, uint8_t *found)
+                              const uint64_t *new, const uint8_t *had_copy, uint64_t *values, uint8_t *found)
 {
     hive_tiered_stats before = tt_stats(t);
     HT_MUST(hive_tiered_find(t, n, keys, values, found, NULL));
-    HT_CHECK_EQ(tt_stats(t).hot_hits - before.hot_hits, 0, "%s", "hot hits among the failed upsert's keys");
+    uint64_t copies = 0;
+    for (uint64_t i = 0; i < n; i++)
+        copies += had_copy[i];
+    HT_CHECK_EQ(tt_stats(t).hot_hits - before.hot_hits, copies, "%s", "hot hits among the failed upsert's keys");
     uint64_t count = 0;
     for (uint64_t i = 0; i < n; i++) {
         if (!found[i]) {
@@ -264,6 +304,9 @@ static uint64_t after_failure(hive_tiered *t, uint64_t n, const uint64_t *keys, 
             continue;
         }
         count++;
+        if (had_copy[i])
+            HT_CHECK(values[i] == new[i], "key %llu, with a hot copy: value %llu", (unsigned long long)i,
+                     (unsigned long long)values[i]);
         HT_CHECK(values[i] == new[i] || (old[i] != 0 && values[i] == old[i]), "key %llu: value %llu",
                  (unsigned long long)i, (unsigned long long)values[i]);
     }
@@ -291,7 +334,7 @@ static int oom_child(void)
         t = tt_open(&T, &c); /* skip rules */
     enum { N = OOM_OLD + OOM_NEW };
     static uint64_t keys[N], old[N], new[N], values[N], values2[N];
-    static uint8_t found[N], found2[N];
+    static uint8_t found[N], found2[N], had_copy[N];
     for (uint64_t i = 0; i < N; i++) {
         keys[i] = 0x9E3779B97F4A7C15ull * (i + 1) >> 1;
         old[i] = i < OOM_OLD ? 1000 + i : 0;
@@ -299,12 +342,14 @@ static int oom_child(void)
     }
     HT_MUST(hive_tiered_upsert(t, OOM_OLD, keys, old, NULL));
     HT_CHECK(tt_stats(t).hot_size > 0, "%s", "no hot copies before the failing upsert");
+    if (c.write_back)
+        hot_copies(t, OOM_OLD, keys, had_copy); /* the new keys have none */
     s = hive_tiered_upsert(t, N, keys, new, NULL);
     int code = 0;
     if (s == HIVE_ERROR_OUT_OF_MEMORY) {
         code = HT_OOM_EXIT + 1;
         HT_CHECK(strlen(hive_last_error()) > 0, "%s", "no error text");
-        uint64_t count = after_failure(t, N, keys, old, new, values, found);
+        uint64_t count = after_failure(t, N, keys, old, new, had_copy, values, found);
         HT_MUST(hive_tiered_find(t, N, keys, values2, found2, NULL));
         for (uint64_t i = 0; i < N; i++)
             HT_CHECK(found2[i] == found[i] && (!found[i] || values2[i] == values[i]),
@@ -322,6 +367,76 @@ static int oom_child(void)
     tt_close(t);
     int f = ht_finish();
     return f == 0 ? code : f;
+}
+
+/* ---------------------------------------------------------------- a failed write-back, injected */
+
+/* The child of failed_write_back (HIVE_TEST_FAIL_WRITE_BACK set: "0", the
+ * first write-back of evicted dirty copies fails; "0+", every one does).
+ * The hot tier's copies are made dirty by a second upsert, then a find
+ * promotes other keys over them and its write-back fails: the find
+ * returns OUT_OF_MEMORY.  With one failure, the next call writes them and
+ * every key reads its latest value; with every one failing, every later
+ * call that reads or writes keys fails having done nothing, and the size
+ * still counts every key.  Exit 0 when every check passed. */
+static int write_back_child(int every)
+{
+    ht_begin("tiered bad_input write-back child");
+    hive_tiered_config c = tt_config(&T);
+    c.hot_capacity = 64;
+    c.cold_capacity = 4096;
+    c.batch = 4096;
+    c.write_back = 1;
+    hive_tiered *t = tt_open(&T, &c);
+    enum { N = 512 };
+    static uint64_t keys[N], values[N], got[N];
+    static uint8_t found[N];
+    for (uint64_t i = 0; i < N; i++) {
+        keys[i] = 0x9E3779B97F4A7C15ull * (i + 1) >> 1;
+        values[i] = 1000 + i;
+    }
+    HT_MUST(hive_tiered_upsert(t, N, keys, values, NULL));
+    for (uint64_t i = 0; i < N; i++)
+        values[i] = 9000 + i;
+    HT_MUST(hive_tiered_upsert(t, N, keys, values, NULL)); /* the copies are dirty now */
+    HT_CHECK(tt_stats(t).hot_size > 0, "%s", "no hot copies");
+    HT_CHECK_STATUS(hive_tiered_find(t, N, keys, got, found, NULL), HIVE_ERROR_OUT_OF_MEMORY, "%s",
+                    "a find whose write-back fails");
+    HT_CHECK(strstr(hive_last_error(), "written to the cold tier") != NULL, "error text: %s", hive_last_error());
+    memset(got, 0xEE, sizeof got);
+    memset(found, 0xEE, sizeof found);
+    if (every) {
+        HT_CHECK_STATUS(hive_tiered_find(t, N, keys, got, found, NULL), HIVE_ERROR_OUT_OF_MEMORY, "%s",
+                        "a find while copies wait");
+        HT_CHECK(got[0] == 0xEEEEEEEEEEEEEEEEull && found[0] == 0xEE && found[N - 1] == 0xEE, "%s",
+                 "a find that failed wrote its outputs");
+        HT_CHECK_STATUS(hive_tiered_upsert(t, N, keys, values, NULL), HIVE_ERROR_OUT_OF_MEMORY, "%s",
+                        "an upsert while copies wait");
+        HT_CHECK_STATUS(hive_tiered_erase(t, N, keys, NULL, NULL), HIVE_ERROR_OUT_OF_MEMORY, "%s",
+                        "an erase while copies wait");
+    } else {
+        HT_MUST(hive_tiered_find(t, N, keys, got, found, NULL));
+        for (uint64_t i = 0; i < N; i++)
+            HT_CHECK(found[i] && got[i] == values[i], "key %llu: found %u value %llu (latest %llu)",
+                     (unsigned long long)i, found[i], (unsigned long long)got[i],
+                     (unsigned long long)values[i]);
+    }
+    uint64_t size = 0;
+    HT_MUST(hive_tiered_size(t, &size));
+    HT_CHECK_EQ(size, N, "%s", "size");
+    tt_close(t);
+    return ht_finish();
+}
+
+static void failed_write_back(const char *self)
+{
+    ht_context("a failed write-back, injected (%s)", T.backend_name);
+    char *argv[] = {(char *)self, (char *)T.backend_name, "--oom-child", NULL};
+    const char *modes[] = {"0", "0+"};
+    for (int m = 0; m < 2; m++) {
+        int rc = ht_run_child(argv, "HIVE_TEST_FAIL_WRITE_BACK", modes[m], 60);
+        HT_CHECK(rc == 0, "child with HIVE_TEST_FAIL_WRITE_BACK=%s exited %d", modes[m], rc);
+    }
 }
 
 #ifdef HT_WITH_CUDA
@@ -389,8 +504,10 @@ int main(int argc, char **argv)
 {
     const char *usage = "<cpu|cuda> [--scale F] [--oom-child]";
     ct_target_from_args(&T, argc, argv, usage);
-    if (ct_oom_child_args(argc, argv, usage))
-        return oom_child();
+    if (ct_oom_child_args(argc, argv, usage)) {
+        const char *write_back = getenv("HIVE_TEST_FAIL_WRITE_BACK");
+        return write_back != NULL ? write_back_child(strchr(write_back, '+') != NULL) : oom_child();
+    }
     static char name[64];
     snprintf(name, sizeof name, "tiered bad_input %s", T.backend_name);
     ht_begin(name);
@@ -398,5 +515,6 @@ int main(int argc, char **argv)
     calls();
     device_arrays();
     injected_oom(argv[0]);
+    failed_write_back(argv[0]);
     return ht_finish();
 }

@@ -59,6 +59,8 @@ hive_tiered_config tt_config(const ht_target *t)
     c.hot_backend = t->backend;
     c.threads = 2;
     c.hash_seed = TT_HOT_SEED; /* the seed the crowded tests aim keys with */
+    const char *back = getenv("HIVE_TEST_TIERED_WRITE_BACK");
+    c.write_back = back != NULL && back[0] == '1';
     return c;
 }
 

@@ -13,7 +13,8 @@
  * find are allowed.  The resolved config (hot backend, capacity rounded to
  * whole buckets); AUTO resolves to a backend that works (the CPU without a
  * GPU); the hot tier's hash seed drawn per table by default, a fixed one
- * kept, a version-1 config (without it) accepted.  A handle that is not one.
+ * kept, configs of versions 1 and 2 (without it, without write_back)
+ * accepted; write_back above 1 refused.  A handle that is not one.
  * With a CUDA hot tier, device memory as any array of any call:
  * INVALID_ARGUMENT naming it (the host reads and writes every array).
  *
@@ -46,9 +47,25 @@ static void bad_config(hive_tiered_config c, const char *what)
     HT_CHECK(strlen(hive_last_error()) > 0, "config %s: no error text", what);
 }
 
+/* A table made from c as an older header's config (version, struct_size):
+ * it must read back as this header's; returns what it reads back. */
+static hive_tiered_config older_config(hive_tiered_config c, uint32_t version, uint32_t struct_size)
+{
+    c.version = version;
+    c.struct_size = struct_size;
+    hive_tiered *t = tt_open(&T, &c);
+    hive_tiered_config g;
+    HT_MUST(hive_tiered_get_config(t, &g));
+    HT_CHECK(g.version == HIVE_TIERED_CONFIG_VERSION && g.struct_size == sizeof g,
+             "a version-%u config reads back as version %u of %u bytes", version, g.version, g.struct_size);
+    tt_close(t);
+    return g;
+}
+
 /* hash_seed: drawn per table by default and reported; a fixed one kept; a
  * version-1 config (an older header's, 48 bytes, without the field) taken
- * with the default; other sizes and versions refused. */
+ * with the default, a version-2 one (56 bytes, without write_back) as
+ * write-through; other sizes and versions refused. */
 static void seeds(hive_tiered_config c)
 {
     c.hot_capacity = 64;
@@ -68,28 +85,20 @@ static void seeds(hive_tiered_config c)
     HT_CHECK_EQ(g1.hash_seed, 12345, "%s", "a fixed seed");
     tt_close(t1);
 
-    hive_tiered_config v1 = c;
-    v1.struct_size = 48;
-    v1.version = 1;
-    v1.hash_seed = 12345; /* past a version-1 struct: not read */
-    t1 = tt_open(&T, &v1);
-    HT_MUST(hive_tiered_get_config(t1, &g1));
-    HT_CHECK(g1.version == HIVE_TIERED_CONFIG_VERSION && g1.struct_size == sizeof g1, "%s",
-             "a version-1 config reads back as this header's");
+    /* Version 1 (48 bytes, without hash_seed): a drawn seed; version 2 (56
+     * bytes, without write_back): write-through.  The fields past each are
+     * set, and must not be read. */
+    hive_tiered_config v1 = c, v2 = c;
+    v1.hash_seed = 12345;
+    v2.write_back = 1;
+    g1 = older_config(v1, 1, 48);
     HT_CHECK(g1.hash_seed != HIVE_HASH_SEED_RANDOM && g1.hash_seed != 12345, "version 1: seed %llu",
              (unsigned long long)g1.hash_seed);
-    tt_close(t1);
-    /* Version 2 (56 bytes, without write_back): write-through. */
-    hive_tiered_config v2 = c;
-    v2.struct_size = 56;
-    v2.version = 2;
-    v2.write_back = 1; /* past a version-2 struct: not read */
-    t1 = tt_open(&T, &v2);
-    HT_MUST(hive_tiered_get_config(t1, &g1));
-    HT_CHECK(g1.version == HIVE_TIERED_CONFIG_VERSION && g1.hash_seed == c.hash_seed && g1.write_back == 0,
-             "version 2: version %u seed %llu write_back %u", g1.version, (unsigned long long)g1.hash_seed,
-             g1.write_back);
-    tt_close(t1);
+    g1 = older_config(v2, 2, 56);
+    HT_CHECK(g1.hash_seed == c.hash_seed && g1.write_back == 0, "version 2: seed %llu write_back %u",
+             (unsigned long long)g1.hash_seed, g1.write_back);
+    v1.version = 1, v1.struct_size = 48;
+    v2.version = 2, v2.struct_size = 56;
     hive_tiered_config b = c;
     b.version = 1;
     bad_config(b, "version 1 with version 3's size");

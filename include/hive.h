@@ -774,7 +774,9 @@ HIVE_API hive_status hive_cache_load_fd(hive_cache *cache, int fd, uint64_t *cou
  *
  *   - upsert writes every key to the cold tier, then updates the hot copies
  *     that exist; a key without one gets one, in the room of the least
- *     recently used entry of its hot bucket, which is dropped;
+ *     recently used entry of its hot bucket, which is dropped (with
+ *     config.write_back, the keys with hot copies are written there alone,
+ *     and a copy so updated is written to the cold tier as it is dropped);
  *   - find looks in the hot tier first, and the keys it misses in the cold
  *     tier; with HIVE_TIERED_PROMOTE_ON_FIND a key found cold gets a hot
  *     copy;
@@ -783,7 +785,9 @@ HIVE_API hive_status hive_cache_load_fd(hive_cache *cache, int fd, uint64_t *cou
  * Invariant: every live key is in the cold tier with its latest value, and
  * a hot copy holds the same value.  Entries leave the hot tier without
  * being written anywhere, so no call can lose a key between the tiers, and
- * the size is the cold tier's.
+ * the size is the cold tier's.  Under write-back a hot copy holds the
+ * latest value and the cold tier may hold an older one until the copy
+ * leaves, within the call that evicts it.
  *
  * Memory.  Every array is host memory the host can read and write (for
  * either hot backend): the cold tier is on the host; memory only a device

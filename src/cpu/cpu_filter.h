@@ -3,7 +3,10 @@
  * words (each key sets, and a find tests, `k` bits of one word), that a find
  * reads before its buckets.  A word without all of a key's bits says the key
  * is in no bucket and no stash: the find answers "absent" from one line
- * instead of the two buckets' (docs/perf.md, "CPU backend").
+ * instead of the two buckets' (docs/perf.md, "CPU backend").  Where a
+ * batch's finds mostly hit, the batch loop stops reading words for a while
+ * (cpu_kernels_body.h, K_FILTER_SAMPLE): there a word costs a line and
+ * saves none.
  *
  * Keys index the filter by their two bucket hashes, not by where they sit,
  * so moves between buckets, the stash and resizing steps leave it right.

@@ -105,6 +105,14 @@ static void K_SUFFIX(run_range_plain)(const hive_view *v, uint32_t S, int second
  * for, and where it rules a find's key out they never are. */
 #define K_FILTER_LAG 16
 #define K_FILTER_RING 32 /* a power of two above K_FILTER_LAG + K_PREFETCH_AHEAD */
+/* A word read pays where finds miss (it stands for two buckets' lines) and
+ * costs a line where they hit.  So once K_FILTER_SAMPLE words in a row let
+ * two thirds or more of their finds through, the loop reads none for the
+ * next K_FILTER_QUIET elements (their finds fetch their buckets at once, as
+ * without a filter), then samples again.  Elements that may insert set
+ * their bits all the same (F1). */
+#define K_FILTER_SAMPLE 64
+#define K_FILTER_QUIET 4096
 
 /* A find whose filter word rules its key out gets an absent key's outputs
  * (as core/batch_body.h writes them) without reading a bucket; an element
@@ -124,6 +132,8 @@ static void K_SUFFIX(run_range_filtered)(const hive_view *v, uint32_t S, int sec
         int pass;     /* it runs */
     } ring[K_FILTER_RING];
     const uint64_t lag = K_FILTER_LAG, lead = K_FILTER_LAG + K_PREFETCH_AHEAD;
+    uint64_t quiet_until = begin; /* elements entering before it are not screened */
+    uint32_t sampled = 0, passed = 0;
     /* Step j: element j enters, element j - lag reads its word and has its
      * buckets fetched, element j - lead runs. */
     for (uint64_t j = begin; j < end + lead; j++) {
@@ -132,7 +142,7 @@ static void K_SUFFIX(run_range_filtered)(const hive_view *v, uint32_t S, int sec
             ring[e].h[0] = K_SUFFIX(hive_hash1)(v, keys[j]);
             ring[e].h[1] = K_SUFFIX(hive_hash2)(v, keys[j]);
             int op = hive_batch_op(b, j), reserved = K_RESERVED(keys[j]);
-            ring[e].screened = op == HIVE_OP_FIND && !reserved;
+            ring[e].screened = op == HIVE_OP_FIND && !reserved && j >= quiet_until;
             ring[e].adds = (op == HIVE_OP_INSERT || op == HIVE_OP_UPSERT) && !reserved;
             ring[e].pass = 1;
             if (ring[e].screened || ring[e].adds) {
@@ -142,8 +152,15 @@ static void K_SUFFIX(run_range_filtered)(const hive_view *v, uint32_t S, int sec
         }
         if (j >= begin + lag && j - lag < end) {
             uint64_t e = (j - lag) % K_FILTER_RING;
-            if (ring[e].screened)
+            if (ring[e].screened) {
                 ring[e].pass = hive_cpu_filter_may_hold(ring[e].spot);
+                passed += (uint32_t)ring[e].pass;
+                if (++sampled == K_FILTER_SAMPLE) {
+                    if (3 * passed >= 2 * sampled)
+                        quiet_until = j + 1 + K_FILTER_QUIET;
+                    sampled = passed = 0;
+                }
+            }
             if (ring[e].pass)
                 K_SUFFIX(prefetch)(v, S, second, design, tags, ring[e].h[0], ring[e].h[1]);
         }

@@ -5,7 +5,9 @@
  *   hive-absent-filter <kv32|kv64>
  *
  * every key found with its value and no absent key found, after a fill that
- * grows the table (the filter is made anew after each growth), after
+ * grows the table (the filter is made anew after each growth), in one batch
+ * of stretches of hits and of misses (where the loop stops and resumes
+ * reading the filter), after
  * erasing three quarters (the table shrinks, and the filter is made anew),
  * a mixed hive_apply batch, after hive_clear (nothing found) and a refill;
  * and the filter's memory in hive_stats.bytes_held
@@ -122,6 +124,21 @@ int main(int argc, char **argv)
     expect_found(t, &a, KEYS, 1, "every key inserted");
     fill(&a, 0, KEYS, 0);
     expect_found(t, &a, KEYS, 0, "keys never inserted");
+
+    ht_context("one batch in stretches of hits and of misses");
+    /* The loop stops reading words where finds mostly hit (cpu_kernels_body.h,
+     * K_FILTER_SAMPLE) and reads them again where they miss: stretches of
+     * 20,000 present keys, then of 20,000 absent ones, in turn. */
+    for (uint64_t i = 0; i < KEYS; i++) {
+        int present = i / 20000 % 2 == 0;
+        uint64_t k = clip(present ? present_key(i) : absent_key(i));
+        put(a.keys, i, k);
+    }
+    HT_CHECK_STATUS(hive_find(t, KEYS, a.keys, a.out, a.found, NULL), HIVE_SUCCESS, "find in stretches");
+    uint64_t misanswered = 0;
+    for (uint64_t i = 0; i < KEYS; i++)
+        misanswered += i / 20000 % 2 == 0 ? !a.found[i] || get(a.out, i) != get(a.keys, i) + 1 : a.found[i] != 0;
+    HT_CHECK_EQ(misanswered, 0ull, "stretches of hits and misses: wrong answers");
 
     ht_context("erasing three quarters: the table shrinks");
     uint64_t grown = s.capacity, left = KEYS / 4;

@@ -220,8 +220,9 @@ typedef struct hive_config {
     uint32_t absent_filter_bits; /* CPU tables: 0 (the default), or bits per slot in 4..16 of a filter
                                  of the keys present that every find reads first: a find of an absent
                                  key then reads one cache line instead of the key's buckets (about
-                                 2x such finds at 8 bits), at the cost of a line more for finds of
-                                 present keys and for inserts (docs/api.md, "Absent-key filter").
+                                 2x such finds at 8 bits), at the cost of a line more for inserts and
+                                 for finds of present keys, which a batch stops paying where most of
+                                 its finds hit (docs/api.md, "Absent-key filter").
                                  CUDA tables ignore it (hive_get_config reports 0) */
 } hive_config;
 

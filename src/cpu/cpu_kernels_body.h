@@ -107,19 +107,22 @@ static void K_SUFFIX(run_range_plain)(const hive_view *v, uint32_t S, int second
 #define K_FILTER_RING 32 /* a power of two above K_FILTER_LAG + K_PREFETCH_AHEAD */
 /* A word read pays where finds miss (it stands for two buckets' lines) and
  * costs a line where they hit.  So once K_FILTER_SAMPLE words in a row let
- * two thirds or more of their finds through, the loop reads none for the
- * next K_FILTER_QUIET elements (their finds fetch their buckets at once, as
- * without a filter), then samples again.  Elements that may insert set
- * their bits all the same (F1). */
+ * two thirds or more of their finds through, the next K_FILTER_QUIET
+ * elements read none, then the loop samples again: a batch of finds alone
+ * runs them in the plain loop (run_range); in any other, the filtered loop
+ * goes on, their finds fetching their buckets at once, so that elements
+ * that may insert still set their bits (F1). */
 #define K_FILTER_SAMPLE 64
 #define K_FILTER_QUIET 4096
 
 /* A find whose filter word rules its key out gets an absent key's outputs
  * (as core/batch_body.h writes them) without reading a bucket; an element
- * that may insert sets its key's bits before it runs (F1). */
-static void K_SUFFIX(run_range_filtered)(const hive_view *v, uint32_t S, int second, const hive_cpu_filter *f,
-                                         const hive_batch *b, uint64_t begin, uint64_t end,
-                                         hive_cpu_tally *tally)
+ * that may insert sets its key's bits before it runs (F1).  Returns where
+ * it stopped: `end`, or, in a batch of finds alone whose words let most
+ * through, the element after the last it ran. */
+static uint64_t K_SUFFIX(run_range_filtered)(const hive_view *v, uint32_t S, int second,
+                                             const hive_cpu_filter *f, const hive_batch *b, uint64_t begin,
+                                             uint64_t end, hive_cpu_tally *tally)
 {
     const K_KEY *keys = b->keys;
     const uint32_t design = v->design;
@@ -132,12 +135,14 @@ static void K_SUFFIX(run_range_filtered)(const hive_view *v, uint32_t S, int sec
         int pass;     /* it runs */
     } ring[K_FILTER_RING];
     const uint64_t lag = K_FILTER_LAG, lead = K_FILTER_LAG + K_PREFETCH_AHEAD;
+    const int finds_only = b->ops == NULL && b->op == HIVE_OP_FIND;
     uint64_t quiet_until = begin; /* elements entering before it are not screened */
+    uint64_t stop = end;          /* elements from it on do not enter */
     uint32_t sampled = 0, passed = 0;
     /* Step j: element j enters, element j - lag reads its word and has its
      * buckets fetched, element j - lead runs. */
-    for (uint64_t j = begin; j < end + lead; j++) {
-        if (j < end) {
+    for (uint64_t j = begin; j < stop + lead; j++) {
+        if (j < stop) {
             uint64_t e = j % K_FILTER_RING;
             ring[e].h[0] = K_SUFFIX(hive_hash1)(v, keys[j]);
             ring[e].h[1] = K_SUFFIX(hive_hash2)(v, keys[j]);
@@ -150,14 +155,18 @@ static void K_SUFFIX(run_range_filtered)(const hive_view *v, uint32_t S, int sec
                 __builtin_prefetch(ring[e].spot.word);
             }
         }
-        if (j >= begin + lag && j - lag < end) {
+        if (j >= begin + lag && j - lag < stop) {
             uint64_t e = (j - lag) % K_FILTER_RING;
             if (ring[e].screened) {
                 ring[e].pass = hive_cpu_filter_may_hold(ring[e].spot);
                 passed += (uint32_t)ring[e].pass;
                 if (++sampled == K_FILTER_SAMPLE) {
-                    if (3 * passed >= 2 * sampled)
-                        quiet_until = j + 1 + K_FILTER_QUIET;
+                    if (3 * passed >= 2 * sampled) {
+                        if (finds_only && j + 1 < stop)
+                            stop = j + 1; /* the elements in flight run; the rest are run_range's */
+                        else
+                            quiet_until = j + 1 + K_FILTER_QUIET;
+                    }
                     sampled = passed = 0;
                 }
             }
@@ -178,15 +187,25 @@ static void K_SUFFIX(run_range_filtered)(const hive_view *v, uint32_t S, int sec
             hive_cpu_filter_add(ring[e].spot);
         K_SUFFIX(run_one)(v, S, b, i, ring[e].h, tally);
     }
+    return stop;
 }
 
 static void K_SUFFIX(run_range)(const hive_view *v, uint32_t S, int second, const hive_cpu_filter *filter,
                                 const hive_batch *b, uint64_t begin, uint64_t end, hive_cpu_tally *tally)
 {
-    if (filter != NULL && filter->words != NULL)
-        K_SUFFIX(run_range_filtered)(v, S, second, filter, b, begin, end, tally);
-    else
+    if (filter == NULL || filter->words == NULL) {
         K_SUFFIX(run_range_plain)(v, S, second, b, begin, end, tally);
+        return;
+    }
+    /* Where the filtered loop stops (finds alone, most let through), the
+     * next K_FILTER_QUIET of them run in the plain loop. */
+    for (uint64_t at = begin; at < end;) {
+        at = K_SUFFIX(run_range_filtered)(v, S, second, filter, b, at, end, tally);
+        uint64_t quiet = end - at < K_FILTER_QUIET ? end : at + K_FILTER_QUIET;
+        if (at < quiet)
+            K_SUFFIX(run_range_plain)(v, S, second, b, at, quiet, tally);
+        at = quiet;
+    }
 }
 
 /* Whether element i of a batch counts for count_new_range: an insert-type

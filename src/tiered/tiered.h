@@ -111,8 +111,9 @@ struct hive_tiered {
     uint64_t *s_keys, *s_values;      /* a hot call's input (and find's values out) */
     uint64_t *s_keys2, *s_values2;    /* a second pair: find_missed's keys and their positions,
                                          or an upsert's keys new to the hot tier and their values */
-    uint64_t *s_scores;               /* a hot call's scores: hive_tiered_score */
-    uint64_t *s_evicted, *s_evicted_values, *s_evicted_scores; /* insert_and_evict's report */
+    uint64_t *s_scores;               /* write-back: a hot call's scores (hive_tiered_score); else NULL */
+    uint64_t *s_evicted, *s_evicted_values; /* insert_and_evict's report */
+    uint64_t *s_evicted_scores;       /* write-back: the report's scores; else NULL */
     uint8_t *s_flags;                 /* found flags and erase results of the hot tier */
     /* Host scratch, (config.batch) each. */
     uint32_t *at;                     /* a staged key's position in the caller's step */
@@ -121,7 +122,8 @@ struct hive_tiered {
     uint64_t *offsets;                /* (blocks of a step): compaction offsets */
     /* Dirty copies that left the hot tier, on their way to the cold tier:
      * written back before the call that evicted them returns, or, should
-     * that write fail, before any later call does anything (tiered_move.c). */
+     * that write fail, before any later call does anything (tiered_move.c).
+     * NULL under write-through. */
     uint64_t *w_keys, *w_values;
     uint64_t writing_back;            /* how many wait in w_keys/w_values */
     hive_tiered_dedup dedup;

@@ -42,21 +42,25 @@ static hive_status alloc_buffers(hive_tiered *t)
     t->s_values = h->ops->alloc_io(h->impl, w);
     t->s_keys2 = h->ops->alloc_io(h->impl, w);
     t->s_values2 = h->ops->alloc_io(h->impl, w);
-    t->s_scores = h->ops->alloc_io(h->impl, w);
     t->s_evicted = h->ops->alloc_io(h->impl, w);
     t->s_evicted_values = h->ops->alloc_io(h->impl, w);
-    t->s_evicted_scores = h->ops->alloc_io(h->impl, w);
     t->s_flags = h->ops->alloc_io(h->impl, n);
     t->at = hive_host_calloc(n, sizeof *t->at);
     t->offsets = hive_host_calloc(n / HIVE_TIERED_BLOCK + 1, sizeof *t->offsets);
     t->c_values = hive_host_calloc(n, sizeof *t->c_values);
     t->c_flags = hive_host_calloc(n, 1);
-    t->w_keys = hive_host_calloc(n, sizeof *t->w_keys);
-    t->w_values = hive_host_calloc(n, sizeof *t->w_values);
+    int back = t->config.write_back != 0; /* scores and copies waiting: write-back's alone */
+    if (back) {
+        t->s_scores = h->ops->alloc_io(h->impl, w);
+        t->s_evicted_scores = h->ops->alloc_io(h->impl, w);
+        t->w_keys = hive_host_calloc(n, sizeof *t->w_keys);
+        t->w_values = hive_host_calloc(n, sizeof *t->w_values);
+    }
     if (t->s_keys == NULL || t->s_values == NULL || t->s_keys2 == NULL || t->s_values2 == NULL ||
-        t->s_scores == NULL || t->s_evicted == NULL || t->s_evicted_values == NULL ||
-        t->s_evicted_scores == NULL || t->s_flags == NULL || t->at == NULL || t->offsets == NULL ||
-        t->c_values == NULL || t->c_flags == NULL || t->w_keys == NULL || t->w_values == NULL)
+        t->s_evicted == NULL || t->s_evicted_values == NULL || t->s_flags == NULL || t->at == NULL ||
+        t->offsets == NULL || t->c_values == NULL || t->c_flags == NULL ||
+        (back && (t->s_scores == NULL || t->s_evicted_scores == NULL || t->w_keys == NULL ||
+                  t->w_values == NULL)))
         return hive_fail(HIVE_ERROR_OUT_OF_MEMORY, call,
                          "no memory for the staging buffers of %zu keys (config.batch)", n);
     return hive_tiered_dedup_init(&t->dedup, t->config.batch);

@@ -100,7 +100,8 @@ static void up_move(hive_tiered_compact *c, uint64_t from, uint64_t to)
     hive_tiered *t = j->t;
     t->s_keys[to] = t->s_keys2[from];
     t->s_values[to] = t->c_values[from];
-    t->s_scores[to] = j->score;
+    if (t->s_scores != NULL) /* write-back */
+        t->s_scores[to] = j->score;
 }
 
 /* Step 1 over the staged keys: *u of them, *missed listed. */

@@ -37,8 +37,8 @@ static void score_range(hive_cpu_loop *loop, uint64_t j0, uint64_t j1)
         j->t->s_scores[i] = j->score;
 }
 
-/* The keys without a copy (assign's flag 0), with their values and clean
- * scores (read under write-back only), into s_keys2/s_values2/s_scores. */
+/* The keys without a copy (assign's flag 0), with their values and, under
+ * write-back, clean scores, into s_keys2/s_values2/s_scores. */
 typedef struct new_job {
     hive_tiered_compact c;
     hive_tiered *t;
@@ -53,7 +53,8 @@ static void new_move(hive_tiered_compact *c, uint64_t from, uint64_t to)
     hive_tiered *t = j->t;
     t->s_keys2[to] = t->s_keys[from];
     t->s_values2[to] = t->s_values[from];
-    t->s_scores[to] = j->score;
+    if (t->s_scores != NULL) /* write-back */
+        t->s_scores[to] = j->score;
 }
 
 /* The cold tier's write of n keys; on failure, under write-through, the

@@ -8,8 +8,9 @@
  * (cpu_kernels_body.h, K_FILTER_SAMPLE): there a word costs a line and
  * saves none.
  *
- * Keys index the filter by their two bucket hashes, not by where they sit,
- * so moves between buckets, the stash and resizing steps leave it right.
+ * Keys index the filter by a hash of their own (hive_cpu_filter_hash), not
+ * by where they sit, so moves between buckets, the stash and resizing steps
+ * leave it right.
  * Rules:
  *   F1  an operation that may insert a key sets its bits before it claims a
  *       slot for it (cpu_kernels_body.h), so a find that reads a word
@@ -27,6 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hash/bithash.h"
 #include "hive.h"
 
 /* hive_config.absent_filter_bits: 0 (none) or this range of bits per slot. */
@@ -40,21 +42,25 @@ typedef struct hive_cpu_filter {
     uint32_t bits;    /* per slot: what count was sized by */
 } hive_cpu_filter;
 
-/* A key's word and bits, from its two bucket hashes. */
+/* A key's word and bits. */
 typedef struct hive_cpu_filter_spot {
     uint64_t *word;
     uint64_t mask;
 } hive_cpu_filter_spot;
 
-static inline hive_cpu_filter_spot hive_cpu_filter_spot_of(const hive_cpu_filter *f, uint32_t h1, uint32_t h2)
+/* The hash a key's spot is taken from: the key and the table's seed through
+ * a 64-bit finaliser.  Cheaper than the two bucket hashes, which a find
+ * that the filter rules out never computes. */
+static inline uint64_t hive_cpu_filter_hash(uint64_t key, uint64_t seed) { return hive_fold64(key ^ seed); }
+
+static inline hive_cpu_filter_spot hive_cpu_filter_spot_of(const hive_cpu_filter *f, uint64_t hash)
 {
-    /* An odd multiplier is a bijection of the 64 hash bits: the word from
-     * the high half (multiply-shift), the bits from 6-bit fields of a second
-     * mix, so that keys of one word differ in their bits. */
-    uint64_t x = (((uint64_t)h2 << 32) | h1) * 0x9E3779B97F4A7C15ull;
-    uint64_t y = (x ^ (x >> 29)) * 0xBF58476D1CE4E5B9ull;
+    /* The word from the high half (multiply-shift), the bits from 6-bit
+     * fields of a second mix, so that keys of one word differ in their
+     * bits. */
+    uint64_t y = (hash ^ (hash >> 29)) * 0xBF58476D1CE4E5B9ull;
     hive_cpu_filter_spot s;
-    s.word = f->words + (uint64_t)(((unsigned __int128)x * f->count) >> 64);
+    s.word = f->words + (uint64_t)(((unsigned __int128)hash * f->count) >> 64);
     s.mask = 0;
     for (uint32_t j = 0; j < f->k; j++)
         s.mask |= 1ull << ((y >> (6 * j)) & 63);

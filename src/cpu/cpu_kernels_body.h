@@ -127,8 +127,9 @@ static uint64_t K_SUFFIX(run_range_filtered)(const hive_view *v, uint32_t S, int
     const K_KEY *keys = b->keys;
     const uint32_t design = v->design;
     const uint16_t *tags = v->tags;
+    const uint64_t seed = hive_view_seed(v);
     struct {
-        uint32_t h[2];
+        uint32_t h[2]; /* the bucket hashes: a screened find's only once its word lets it through */
         hive_cpu_filter_spot spot;
         int screened; /* a find of an unreserved key: its filter word decides whether it runs */
         int adds;     /* an insert or upsert of an unreserved key: it sets its bits (F1) */
@@ -144,21 +145,28 @@ static uint64_t K_SUFFIX(run_range_filtered)(const hive_view *v, uint32_t S, int
     for (uint64_t j = begin; j < stop + lead; j++) {
         if (j < stop) {
             uint64_t e = j % K_FILTER_RING;
-            ring[e].h[0] = K_SUFFIX(hive_hash1)(v, keys[j]);
-            ring[e].h[1] = K_SUFFIX(hive_hash2)(v, keys[j]);
-            int op = hive_batch_op(b, j), reserved = K_RESERVED(keys[j]);
+            K_KEY k = keys[j];
+            int op = hive_batch_op(b, j), reserved = K_RESERVED(k);
             ring[e].screened = op == HIVE_OP_FIND && !reserved && j >= quiet_until;
             ring[e].adds = (op == HIVE_OP_INSERT || op == HIVE_OP_UPSERT) && !reserved;
             ring[e].pass = 1;
             if (ring[e].screened || ring[e].adds) {
-                ring[e].spot = hive_cpu_filter_spot_of(f, ring[e].h[0], ring[e].h[1]);
+                ring[e].spot = hive_cpu_filter_spot_of(f, hive_cpu_filter_hash(k, seed));
                 __builtin_prefetch(ring[e].spot.word);
+            }
+            if (!ring[e].screened) {
+                ring[e].h[0] = K_SUFFIX(hive_hash1)(v, k);
+                ring[e].h[1] = K_SUFFIX(hive_hash2)(v, k);
             }
         }
         if (j >= begin + lag && j - lag < stop) {
             uint64_t e = (j - lag) % K_FILTER_RING;
             if (ring[e].screened) {
                 ring[e].pass = hive_cpu_filter_may_hold(ring[e].spot);
+                if (ring[e].pass) { /* the bucket hashes of a find the word lets through */
+                    ring[e].h[0] = K_SUFFIX(hive_hash1)(v, keys[j - lag]);
+                    ring[e].h[1] = K_SUFFIX(hive_hash2)(v, keys[j - lag]);
+                }
                 passed += (uint32_t)ring[e].pass;
                 if (++sampled == K_FILTER_SAMPLE) {
                     if (3 * passed >= 2 * sampled) {
@@ -268,13 +276,13 @@ static uint64_t K_SUFFIX(resize_range)(hive_resize_op op, const hive_view *v, co
 static void K_SUFFIX(filter_range)(const hive_cpu_store *s, const hive_view *v, uint32_t S,
                                    const hive_cpu_filter *filter, uint64_t begin, uint64_t end)
 {
+    const uint64_t seed = hive_view_seed(v);
     for (uint64_t i = begin; i < end; i++) {
         const K_SLOT *bucket = (const K_SLOT *)hive_cpu_source_bucket(s, i, (uint64_t)S * K_WORDS);
         for (uint32_t j = 0; j < S; j++) {
             K_KEY k = K_KEY_OF(bucket[j]);
             if (!K_RESERVED(k))
-                hive_cpu_filter_add(hive_cpu_filter_spot_of(filter, K_SUFFIX(hive_hash1)(v, k),
-                                                            K_SUFFIX(hive_hash2)(v, k)));
+                hive_cpu_filter_add(hive_cpu_filter_spot_of(filter, hive_cpu_filter_hash(k, seed)));
         }
     }
 }

@@ -82,10 +82,11 @@ struct hive_tiered_compact {
     int in_place_first; /* the counting pass moves each kept element to its own position */
 };
 
-/* Work units of the pool's loop (cpu_loop.h) a key of a compaction costs:
- * it reads and writes several arrays, so that compactions of tens of
- * thousands of keys are shared out. */
-#define HIVE_TIERED_COMPACT_COST 4u
+/* Work units of the pool's loop (cpu_loop.h) a key of the host loops
+ * costs: each reads and writes several arrays, some at scattered places
+ * (about 10 ns a key on one thread), so that loops of some thousands of
+ * keys, a step's misses, are shared out. */
+#define HIVE_TIERED_KEY_COST 16u
 
 /* Returns how many were kept. */
 uint64_t hive_tiered_compact_run(hive_cpu_pool *pool, hive_tiered_compact *c, uint64_t n, uint64_t *offsets);

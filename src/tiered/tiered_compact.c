@@ -38,7 +38,7 @@ uint64_t hive_tiered_compact_run(hive_cpu_pool *pool, hive_tiered_compact *c, ui
     c->n = n;
     c->offsets = offsets;
     c->moving = 0;
-    hive_cpu_loop_run(pool, &c->loop, blocks, HIVE_TIERED_COMPACT_COST * HIVE_TIERED_BLOCK);
+    hive_cpu_loop_run(pool, &c->loop, blocks, HIVE_TIERED_KEY_COST * HIVE_TIERED_BLOCK);
     for (uint64_t b = 0; b < blocks; b++) {
         uint64_t kept = offsets[b];
         offsets[b] = total;
@@ -47,7 +47,7 @@ uint64_t hive_tiered_compact_run(hive_cpu_pool *pool, hive_tiered_compact *c, ui
     if (total == n && c->in_place_first)
         return total;
     c->moving = 1;
-    hive_cpu_loop_run(pool, &c->loop, blocks, 2 * HIVE_TIERED_COMPACT_COST * HIVE_TIERED_BLOCK);
+    hive_cpu_loop_run(pool, &c->loop, blocks, 2 * HIVE_TIERED_KEY_COST * HIVE_TIERED_BLOCK);
     return total;
 }
 

@@ -120,9 +120,9 @@ static hive_status hot_staged(hive_tiered *t, out_job *o, uint64_t n, const uint
                                     missed, stream));
     memset(t->s_flags, 1, *u); /* s_flags[j]: staged key j was a hot hit */
     o->loop.range = unmark_range;
-    hive_cpu_loop_run(t->pool, &o->loop, *missed, 2);
+    hive_cpu_loop_run(t->pool, &o->loop, *missed, HIVE_TIERED_KEY_COST);
     o->loop.range = hits_range;
-    hive_cpu_loop_run(t->pool, &o->loop, *u, 2);
+    hive_cpu_loop_run(t->pool, &o->loop, *u, HIVE_TIERED_KEY_COST);
     o->at = t->at;
     return HIVE_SUCCESS;
 }
@@ -168,7 +168,7 @@ hive_status hive_tiered_find_step(hive_tiered *t, uint64_t n, const uint64_t *ke
     HIVE_TRY(hive_find(t->cold, missed, t->s_keys2, t->c_values, t->c_flags, NULL));
     o.salt = hive_fold64(++t->finds);
     o.loop.range = cold_range;
-    hive_cpu_loop_run(t->pool, &o.loop, missed, 3);
+    hive_cpu_loop_run(t->pool, &o.loop, missed, HIVE_TIERED_KEY_COST);
     t->stats.cold_hits += o.cold_hits;
     t->stats.misses += missed - o.cold_hits;
     if (o.cold_hits == 0 || t->config.promote == HIVE_TIERED_PROMOTE_NEVER)

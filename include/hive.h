@@ -851,7 +851,7 @@ typedef struct hive_tiered_config {
     hive_tiered_promote promote; /* default HIVE_TIERED_PROMOTE_ON_FIND */
     uint32_t batch;              /* keys per step, which sizes the buffers: 49 bytes a key of
                                     the hot tier's staging memory (mapped pinned host memory for
-                                    a CUDA hot tier) and about 70 of host memory (write-back:
+                                    a CUDA hot tier) and about 50 of host memory (write-back:
                                     16 more of each); default 2^18, at most 2^28 */
     uint32_t threads;            /* CPU worker threads of both tiers; 0 = one per online core */
     uint32_t promote_one_in;     /* with PROMOTE_ON_FIND, a key found cold moves up with

@@ -40,17 +40,19 @@
 #define HIVE_TIERED_DEDUP_PARTS (1u << HIVE_TIERED_DEDUP_PART_BITS)
 
 typedef struct hive_tiered_dedup_slot {
-    uint64_t key, value;
+    uint64_t key;
+    uint32_t last;  /* the key's last position in the step */
     uint32_t stamp; /* live when equal to the generation */
 } hive_tiered_dedup_slot;
 
 typedef struct hive_tiered_dedup {
     uint64_t blocks;                  /* of the largest step */
     uint8_t *part;                    /* (batch): each key's partition */
-    uint32_t *order;                  /* (batch): positions grouped by partition */
+    uint32_t *order;                  /* (batch): positions grouped by partition; then, from
+                                         each partition's start, its unique keys' map slots */
     uint64_t *counts;                 /* (blocks x parts): counts, then offsets into order */
     uint64_t start[HIVE_TIERED_DEDUP_PARTS + 1];  /* partition p: order[start[p] .. start[p+1]) */
-    uint64_t unique[HIVE_TIERED_DEDUP_PARTS];     /* unique keys, then their output offsets */
+    uint64_t unique[HIVE_TIERED_DEDUP_PARTS + 1]; /* unique keys, then their output offsets */
     hive_tiered_dedup_slot *map;      /* (map_slots): partition p owns [2 start[p], 2 start[p+1]) */
     uint64_t map_slots;               /* 2 x batch */
     uint32_t generation;

@@ -17,10 +17,13 @@
  *                  block in order)
  *   4. partitions  each partition's keys, in input order, into its own
  *                  region of the map (linear probing, twice as many slots
- *                  as keys: it cannot fill), a repeat overwriting the value
- *                  (so the last occurrence wins); unique keys counted
+ *                  as keys: it cannot fill), a repeat overwriting the
+ *                  position kept (so the last occurrence wins); each new
+ *                  key's slot listed where the partition's positions were
+ *                  (the list never passes the position being read)
  *   5. (caller)    offsets of each partition's unique keys
- *   6. partitions  each region's keys and values written out
+ *   6. partitions  the listed slots' keys, and the values at their last
+ *                  positions, written out
  *
  * A slot is live only if its stamp is the current generation, so a step
  * begins without clearing the map. */
@@ -108,29 +111,39 @@ static void scatter_range(hive_cpu_loop *loop, uint64_t b0, uint64_t b1)
     }
 }
 
+/* A key's slot in a region of `size` slots: the low half of the fold the
+ * partition took its top bits from. */
+static uint64_t slot_of(uint64_t key, uint64_t size) { return ((hive_fold64(key) & 0xFFFFFFFFull) * size) >> 32; }
+
+/* Keys ahead of the one merged whose first slot is prefetched: the map's
+ * regions outgrow the caches once a step has some 10^5 keys. */
+#define DEDUP_AHEAD 8
+
 static void merge_range(hive_cpu_loop *loop, uint64_t p0, uint64_t p1)
 {
     dedup_job *j = (dedup_job *)loop;
     hive_tiered_dedup *d = j->d;
     for (uint64_t p = p0; p < p1; p++) {
-        uint64_t first = d->start[p], count = d->start[p + 1] - first, unique = 0;
+        uint64_t first = d->start[p], end = d->start[p + 1], unique = 0;
         hive_tiered_dedup_slot *region = d->map + 2 * first;
-        uint64_t size = 2 * count;
-        for (uint64_t o = first; o < first + count; o++) {
+        uint64_t size = 2 * (end - first);
+        uint32_t *listed = d->order + first;
+        for (uint64_t o = first; o < end; o++) {
+            if (o + DEDUP_AHEAD < end)
+                __builtin_prefetch(&region[slot_of(j->keys[d->order[o + DEDUP_AHEAD]], size)]);
             uint32_t i = d->order[o];
             uint64_t key = j->keys[i];
-            uint64_t s = ((hive_fold64(key) & 0xFFFFFFFFull) * size) >> 32;
-            for (;; s = s + 1 == size ? 0 : s + 1) {
+            for (uint64_t s = slot_of(key, size);; s = s + 1 == size ? 0 : s + 1) {
                 hive_tiered_dedup_slot *slot = &region[s];
                 if (slot->stamp != d->generation) {
                     slot->stamp = d->generation;
                     slot->key = key;
-                    slot->value = j->values[i];
-                    unique++;
+                    slot->last = i;
+                    listed[unique++] = (uint32_t)s; /* unique <= o - first + 1: read already */
                     break;
                 }
                 if (slot->key == key) {
-                    slot->value = j->values[i];
+                    slot->last = i;
                     break;
                 }
             }
@@ -145,12 +158,11 @@ static void emit_range(hive_cpu_loop *loop, uint64_t p0, uint64_t p1)
     hive_tiered_dedup *d = j->d;
     for (uint64_t p = p0; p < p1; p++) {
         const hive_tiered_dedup_slot *region = d->map + 2 * d->start[p];
-        uint64_t size = 2 * (d->start[p + 1] - d->start[p]), out = d->unique[p];
-        for (uint64_t s = 0; s < size; s++) {
-            if (region[s].stamp != d->generation)
-                continue;
-            j->out_keys[out] = region[s].key;
-            j->out_values[out++] = region[s].value;
+        const uint32_t *listed = d->order + d->start[p];
+        for (uint64_t u = 0, out = d->unique[p]; out < d->unique[p + 1]; u++, out++) {
+            const hive_tiered_dedup_slot *slot = &region[listed[u]];
+            j->out_keys[out] = slot->key;
+            j->out_values[out] = j->values[slot->last];
         }
     }
 }
@@ -199,6 +211,7 @@ uint64_t hive_tiered_dedup_run(hive_tiered_dedup *d, hive_cpu_pool *pool, uint64
         d->unique[p] = unique;
         unique += u;
     }
+    d->unique[HIVE_TIERED_DEDUP_PARTS] = unique;
     j.loop.range = emit_range;
     hive_cpu_loop_run(pool, &j.loop, HIVE_TIERED_DEDUP_PARTS, part_cost);
     if (reserved != NULL)

@@ -16,8 +16,9 @@
  * finds, the next upserts the rest with the batch's number as the new value
  * tag, so that a key repeated in a batch gets one value.  Per target the
  * six points (3 streams x 2 mixes) run one after the other on one loaded
- * table, each after BENCH_TIERED_WARM x R untimed queries; then
- * BENCH_TIERED_OPS x R timed queries.
+ * table, each after BENCH_TIERED_WARM x R untimed queries; then --runs
+ * timed passes of BENCH_TIERED_OPS x R queries each (each pass its own
+ * draws), the row the median pass and its spread the slowest and fastest.
  *
  *   cpu       hive_table, CPU backend, host arrays
  *   tiered    hive_tiered (promotion on find), host arrays
@@ -252,7 +253,7 @@ static int one_target(bench_ctx *c, tw_plan *p, int kind, double rates[NSTREAMS]
     for (int s = 0; s < NSTREAMS; s++) {
         for (int m = 0; m < 2; m++) {
             uint64_t seed = bench_seed(c, (uint64_t)(s * 2 + m), 0); /* the same stream for every target */
-            double warm_s = 0, secs = 0;
+            double warm_s = 0;
             hive_tiered_stats before = {0}, after = {0};
             bench_progress(c, "tiered: %s, %s, %.0f%% finds", target_names[kind], stream_names[s],
                            find_shares[m] * 100);
@@ -262,14 +263,25 @@ static int one_target(bench_ctx *c, tw_plan *p, int kind, double rates[NSTREAMS]
             if (t.tiered != NULL && bench_status(c, hive_tiered_stats_get(t.tiered, &before),
                                                  "hive_tiered_stats_get") != 0)
                 goto fail;
-            int64_t bad2 = queries(c, p, &t, s, find_shares[m], seed ^ 0x7e57ull, p->timed, &secs);
-            if (bad2 < 0)
-                goto fail;
-            bad += bad2;
+            int runs = c->runs < 1 ? 1 : c->runs > BENCH_MAX_RUNS ? BENCH_MAX_RUNS : c->runs;
+            double secs[BENCH_MAX_RUNS], fastest = INFINITY, slowest = 0;
+            for (int r = 0; r < runs; r++) {
+                int64_t bad2 = queries(c, p, &t, s, find_shares[m], seed ^ (0x7e57ull + (uint64_t)r), p->timed,
+                                       &secs[r]);
+                if (bad2 < 0)
+                    goto fail;
+                bad += bad2;
+                fastest = fmin(fastest, secs[r]);
+                slowest = fmax(slowest, secs[r]);
+            }
             char op[40];
             snprintf(op, sizeof op, "%s %s %.0f", target_names[kind], stream_names[s], find_shares[m] * 100);
-            rates[s][m] = (double)p->timed / secs;
-            bench_row_rate(c, op, p->batch, -1, c->hot_fraction, rates[s][m], 0, 1, bad == 0);
+            rates[s][m] = (double)p->timed / bench_median(secs, runs);
+            bench_row *row = bench_row_rate(c, op, p->batch, -1, c->hot_fraction, rates[s][m], 0, runs, bad == 0);
+            if (row != NULL) {
+                row->gops_min = (double)p->timed / slowest / 1e9;
+                row->gops_max = (double)p->timed / fastest / 1e9;
+            }
             if (t.tiered == NULL)
                 continue;
             if (bench_status(c, hive_tiered_stats_get(t.tiered, &after), "hive_tiered_stats_get") != 0)

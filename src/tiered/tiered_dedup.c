@@ -116,8 +116,10 @@ static void scatter_range(hive_cpu_loop *loop, uint64_t b0, uint64_t b1)
 static uint64_t slot_of(uint64_t key, uint64_t size) { return ((hive_fold64(key) & 0xFFFFFFFFull) * size) >> 32; }
 
 /* Keys ahead of the one merged whose first slot is prefetched: the map's
- * regions outgrow the caches once a step has some 10^5 keys. */
+ * regions outgrow the caches once a step has some 10^5 keys.  Their slots
+ * wait in a ring of DEDUP_RING, a power of two above it. */
 #define DEDUP_AHEAD 8
+#define DEDUP_RING 16
 
 static void merge_range(hive_cpu_loop *loop, uint64_t p0, uint64_t p1)
 {
@@ -128,12 +130,20 @@ static void merge_range(hive_cpu_loop *loop, uint64_t p0, uint64_t p1)
         hive_tiered_dedup_slot *region = d->map + 2 * first;
         uint64_t size = 2 * (end - first);
         uint32_t *listed = d->order + first;
+        uint64_t ahead[DEDUP_RING];
+        for (uint64_t o = first; o < end && o < first + DEDUP_AHEAD; o++) {
+            ahead[o % DEDUP_RING] = slot_of(j->keys[d->order[o]], size);
+            __builtin_prefetch(&region[ahead[o % DEDUP_RING]]);
+        }
         for (uint64_t o = first; o < end; o++) {
-            if (o + DEDUP_AHEAD < end)
-                __builtin_prefetch(&region[slot_of(j->keys[d->order[o + DEDUP_AHEAD]], size)]);
+            if (o + DEDUP_AHEAD < end) {
+                uint64_t *a = &ahead[(o + DEDUP_AHEAD) % DEDUP_RING];
+                *a = slot_of(j->keys[d->order[o + DEDUP_AHEAD]], size);
+                __builtin_prefetch(&region[*a]);
+            }
             uint32_t i = d->order[o];
             uint64_t key = j->keys[i];
-            for (uint64_t s = slot_of(key, size);; s = s + 1 == size ? 0 : s + 1) {
+            for (uint64_t s = ahead[o % DEDUP_RING];; s = s + 1 == size ? 0 : s + 1) {
                 hive_tiered_dedup_slot *slot = &region[s];
                 if (slot->stamp != d->generation) {
                     slot->stamp = d->generation;

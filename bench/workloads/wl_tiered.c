@@ -264,24 +264,19 @@ static int one_target(bench_ctx *c, tw_plan *p, int kind, double rates[NSTREAMS]
                                                  "hive_tiered_stats_get") != 0)
                 goto fail;
             int runs = c->runs < 1 ? 1 : c->runs > BENCH_MAX_RUNS ? BENCH_MAX_RUNS : c->runs;
-            double secs[BENCH_MAX_RUNS], fastest = INFINITY, slowest = 0;
+            double secs[BENCH_MAX_RUNS];
             for (int r = 0; r < runs; r++) {
                 int64_t bad2 = queries(c, p, &t, s, find_shares[m], seed ^ (0x7e57ull + (uint64_t)r), p->timed,
                                        &secs[r]);
                 if (bad2 < 0)
                     goto fail;
                 bad += bad2;
-                fastest = fmin(fastest, secs[r]);
-                slowest = fmax(slowest, secs[r]);
             }
             char op[40];
             snprintf(op, sizeof op, "%s %s %.0f", target_names[kind], stream_names[s], find_shares[m] * 100);
-            rates[s][m] = (double)p->timed / bench_median(secs, runs);
-            bench_row *row = bench_row_rate(c, op, p->batch, -1, c->hot_fraction, rates[s][m], 0, runs, bad == 0);
-            if (row != NULL) {
-                row->gops_min = (double)p->timed / slowest / 1e9;
-                row->gops_max = (double)p->timed / fastest / 1e9;
-            }
+            bench_row *row = bench_row_timed(c, op, p->timed, -1, c->hot_fraction, secs, runs, 0, bad == 0);
+            row->n = p->batch; /* the rows' n is the batch; the rate is of the timed queries */
+            rates[s][m] = row->gops * 1e9;
             if (t.tiered == NULL)
                 continue;
             if (bench_status(c, hive_tiered_stats_get(t.tiered, &after), "hive_tiered_stats_get") != 0)

@@ -26,6 +26,16 @@ HIVE_PROTO uint32_t B_SUFFIX(hive_batch_hash)(const hive_view *v, B_KEY k, const
     return h != NULL ? h[which] : which == 0 ? B_SUFFIX(hive_hash1)(v, k) : B_SUFFIX(hive_hash2)(v, k);
 }
 
+/* A find's outputs for element i, but its result byte: the value where r is
+ * HIVE_R_FOUND, and the found flag. */
+HIVE_PROTO void B_SUFFIX(hive_batch_find_outputs)(const hive_batch *b, uint64_t i, int r, B_KEY value)
+{
+    if (r == HIVE_R_FOUND && b->values_out != NULL)
+        ((B_KEY *)b->values_out)[i] = value;
+    if (b->found != NULL)
+        b->found[i] = r == HIVE_R_FOUND;
+}
+
 /* Element i of batch b: op `op` (hive_batch_op(b, i), or a uniform batch's op
  * as a constant); h: its key's two hashes, or NULL.  `part`: 0 the whole
  * operation; 1 only the lock-free part of an insert, which returns
@@ -50,10 +60,8 @@ HIVE_PROTO int B_SUFFIX(hive_batch_one)(const hive_view *v, B_GEOM geom, const h
         B_KEY value;
         r = B_SUFFIX(hive_find_hashed)(v, geom, key, B_SUFFIX(hive_batch_hash)(v, key, h, 0),
                                        B_SUFFIX(hive_batch_hash)(v, key, h, 1), &value);
-        if (writer && r == HIVE_R_FOUND && b->values_out != NULL)
-            ((B_KEY *)b->values_out)[i] = value;
-        if (writer && b->found != NULL)
-            b->found[i] = r == HIVE_R_FOUND;
+        if (writer)
+            B_SUFFIX(hive_batch_find_outputs)(b, i, r, value);
     } else if (op == HIVE_OP_INSERT || op == HIVE_OP_UPSERT) {
         int step;
         uint32_t moves = 0;

@@ -16,41 +16,70 @@
 
 /* ---------------------------------------------------------------- find */
 
-/* Returns HIVE_R_FOUND (value in *out) or HIVE_R_NOT_FOUND. */
-/* hive_find with the key's hashes already computed (a caller that prefetched
- * its buckets has them). */
+/* A find in two parts, so that a batch loop can scan the first bucket of
+ * many keys before it fetches their second buckets (cpu/cpu_kernels_body.h);
+ * hive_find_hashed runs them back to back.  R5 makes the pause between them
+ * harmless: a key moves only from its b1 to its b2, copy first, so a key
+ * that b1 lacked when the first part read it is in b2 (or the stash, or
+ * frozen in b1, which the scan's `moving` says) when the second part reads
+ * them.
+ *
+ * Part 1, the scan of b1 (R1): the key is found (match), absent (ended: b1
+ * has an EMPTY slot, R4), or may be in b2 or the stash. */
+HIVE_PROTO P_SUFFIX(hive_scan) D_OP(hive_find_first)(const hive_view *v, P_GEOM_PARAM, P_KEY k, uint32_t h1)
+{
+    return P_SUFFIX(hive_scan_bucket)(P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, hive_bucket_of(v->ix, h1), P_S),
+                                      P_GEOM_ARG, k);
+}
+
+/* Part 2, for a key that part 1 neither found nor ruled out: b2, then the
+ * stash.  Returns HIVE_R_FOUND (value in *out) or HIVE_R_NOT_FOUND; *moving:
+ * whether a frozen slot was seen here or in b1 (part 1's scan says), in
+ * which case a key not found may be in flight between its buckets and the
+ * find starts again from part 1. */
+HIVE_PROTO int D_OP(hive_find_second)(const hive_view *v, P_GEOM_PARAM, P_KEY k, uint32_t h1, uint32_t h2,
+                                      int *moving, P_VAL *out)
+{
+    uint64_t b1 = hive_bucket_of(v->ix, h1);
+    hive_order_reads();
+    int second_has_empty = 0;
+    uint64_t b2 = hive_bucket_of(v->ix, h2);
+    if (b2 != b1) {
+        P_SUFFIX(hive_scan) s2 = P_SUFFIX(hive_scan_bucket)(P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b2, P_S), P_GEOM_ARG, k);
+        if (s2.match >= 0) {
+            *out = P_VAL_OF(s2.word);
+            return HIVE_R_FOUND;
+        }
+        *moving |= s2.moving;
+        second_has_empty = s2.ended;
+    }
+    if (!second_has_empty && P_SUFFIX(hive_stash_in_use)(v, P_GEOM_ARG, h1, h2)) {
+        P_SUFFIX(hive_stash_scan) st = P_SUFFIX(hive_scan_stash)(v, P_GEOM_ARG, k, h1, h2);
+        if (st.match) {
+            *out = P_VAL_OF(st.match_word);
+            return HIVE_R_FOUND;
+        }
+    }
+    return HIVE_R_NOT_FOUND;
+}
+
+/* Returns HIVE_R_FOUND (value in *out) or HIVE_R_NOT_FOUND; h1, h2: the
+ * key's hashes, for a caller that has them already (one that prefetched its
+ * buckets). */
 HIVE_PROTO int D_OP(hive_find_hashed)(const hive_view *v, P_GEOM_PARAM, P_KEY k, uint32_t h1,
                                       uint32_t h2, P_VAL *out)
 {
     for (unsigned round = 0;; round++) {
-        uint64_t b1 = hive_bucket_of(v->ix, h1);
-        P_SUFFIX(hive_scan) s1 = P_SUFFIX(hive_scan_bucket)(P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b1, P_S), P_GEOM_ARG, k);
+        P_SUFFIX(hive_scan) s1 = D_OP(hive_find_first)(v, P_GEOM_ARG, k, h1);
         if (s1.match >= 0) {
             *out = P_VAL_OF(s1.word);
             return HIVE_R_FOUND;
         }
         if (s1.ended)
             return HIVE_R_NOT_FOUND; /* R4 */
-        hive_order_reads();
         int moving = s1.moving;
-        int second_has_empty = 0;
-        uint64_t b2 = hive_bucket_of(v->ix, h2);
-        if (b2 != b1) {
-            P_SUFFIX(hive_scan) s2 = P_SUFFIX(hive_scan_bucket)(P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b2, P_S), P_GEOM_ARG, k);
-            if (s2.match >= 0) {
-                *out = P_VAL_OF(s2.word);
-                return HIVE_R_FOUND;
-            }
-            moving |= s2.moving;
-            second_has_empty = s2.ended;
-        }
-        if (!second_has_empty && P_SUFFIX(hive_stash_in_use)(v, P_GEOM_ARG, h1, h2)) {
-            P_SUFFIX(hive_stash_scan) st = P_SUFFIX(hive_scan_stash)(v, P_GEOM_ARG, k, h1, h2);
-            if (st.match) {
-                *out = P_VAL_OF(st.match_word);
-                return HIVE_R_FOUND;
-            }
-        }
+        if (D_OP(hive_find_second)(v, P_GEOM_ARG, k, h1, h2, &moving, out) == HIVE_R_FOUND)
+            return HIVE_R_FOUND;
         if (!moving)
             return HIVE_R_NOT_FOUND;
         hive_backoff(round); /* the key may be in flight between its buckets */

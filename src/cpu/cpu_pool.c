@@ -15,20 +15,10 @@
  * about one (docs/perf.md, "CPU backend").  Sleeping and waking go through
  * `lock`: a worker re-reads the generation under it before it waits, and
  * the caller broadcasts under it after the bump, so no wake-up is lost;
- * likewise for `done`.
- *
- * A caller whose loops come between waits of its own (the two-level
- * table's, between GPU calls that outlast the spin) holds the pool awake
- * for the call (hive_cpu_pool_hold): its workers then yield their cores
- * between looks at the generation instead of sleeping, since a sleeping
- * worker took 100-250 µs to wake on a 16-core virtual machine.  Yielding
- * rather than spinning leaves the cores to any thread that needs them:
- * workers kept spinning through a call made its loops 2-4x slower
- * (docs/perf.md, "Two-level table"). */
+ * likewise for `done`. */
 #include "cpu_pool.h"
 
 #include <pthread.h>
-#include <sched.h>
 #include <signal.h>
 #include <string.h>
 #include <time.h>
@@ -47,7 +37,6 @@ struct hive_cpu_pool {
     pthread_cond_t done;   /* the caller: pending reached 0 */
     uint64_t generation;   /* bumped once per task (__atomic) */
     uint32_t pending;      /* workers still running the current task (__atomic) */
-    uint32_t holds;        /* callers holding the workers awake (__atomic) */
     int stop;              /* (__atomic) */
     void (*task)(void *);  /* published by the generation's release store */
     void *arg;
@@ -95,27 +84,17 @@ static int spin_until_changed(const uint64_t *word, uint64_t from)
 static pthread_mutex_t pools_lock = PTHREAD_MUTEX_INITIALIZER;
 static hive_cpu_pool *pools; /* every pool held by some table */
 
-/* Whether a worker that ran generation `seen` has nothing to do yet. */
-static int idle(const hive_cpu_pool *pool, uint64_t seen)
-{
-    return !__atomic_load_n(&pool->stop, __ATOMIC_ACQUIRE) &&
-           __atomic_load_n(&pool->generation, __ATOMIC_ACQUIRE) == seen;
-}
-
 static void *worker_main(void *p)
 {
     hive_cpu_pool *pool = p;
     uint64_t seen = 0; /* the generation at creation: nothing to run yet */
     for (;;) {
         if (!spin_until_changed(&pool->generation, seen)) {
-            while (idle(pool, seen) && __atomic_load_n(&pool->holds, __ATOMIC_ACQUIRE) != 0)
-                sched_yield();
             pthread_mutex_lock(&pool->lock);
-            while (idle(pool, seen) && __atomic_load_n(&pool->holds, __ATOMIC_ACQUIRE) == 0)
+            while (!__atomic_load_n(&pool->stop, __ATOMIC_ACQUIRE) &&
+                   __atomic_load_n(&pool->generation, __ATOMIC_ACQUIRE) == seen)
                 pthread_cond_wait(&pool->wake, &pool->lock);
             pthread_mutex_unlock(&pool->lock);
-            if (idle(pool, seen))
-                continue; /* woken by a hold: look again, yielding */
         }
         if (__atomic_load_n(&pool->stop, __ATOMIC_ACQUIRE))
             break;
@@ -250,16 +229,6 @@ void hive_cpu_pool_run(hive_cpu_pool *pool, void (*task)(void *), void *arg)
     }
     pthread_mutex_unlock(&pool->owner);
 }
-
-void hive_cpu_pool_hold(hive_cpu_pool *pool)
-{
-    __atomic_add_fetch(&pool->holds, 1, __ATOMIC_RELEASE);
-    pthread_mutex_lock(&pool->lock);
-    pthread_cond_broadcast(&pool->wake);
-    pthread_mutex_unlock(&pool->lock);
-}
-
-void hive_cpu_pool_unhold(hive_cpu_pool *pool) { __atomic_sub_fetch(&pool->holds, 1, __ATOMIC_RELEASE); }
 
 uint32_t hive_cpu_pool_width(const hive_cpu_pool *pool) { return pool->workers + 1; }
 

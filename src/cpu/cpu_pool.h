@@ -32,15 +32,6 @@ void hive_cpu_pool_release(hive_cpu_pool *pool);
  * alone: the cores are busy anyway, and it needs no queue. */
 void hive_cpu_pool_run(hive_cpu_pool *pool, void (*task)(void *), void *arg);
 
-/* Keeps the workers awake from hive_cpu_pool_hold until the matching
- * hive_cpu_pool_unhold: between tasks they yield their cores instead of
- * sleeping, so that a task that follows a wait of the caller's longer than
- * their spin (a GPU call) starts without waking them.  Holds nest and may
- * come from several callers.  For calls that run loops between such waits;
- * it costs the cores' idle time meanwhile. */
-void hive_cpu_pool_hold(hive_cpu_pool *pool);
-void hive_cpu_pool_unhold(hive_cpu_pool *pool);
-
 /* Threads that run a task: the workers and the caller. */
 uint32_t hive_cpu_pool_width(const hive_cpu_pool *pool);
 

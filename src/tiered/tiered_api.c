@@ -230,11 +230,6 @@ static hive_status reserved_status(uint64_t count, const char *call)
 
 /* ---------------------------------------------------------------- bulk calls */
 
-/* Each bulk call holds the pool's workers awake (cpu/cpu_pool.h) from its
- * first step to its last: a step's host loops come between GPU calls that
- * outlast the workers' spin, after which waking them cost 100-250 µs a
- * loop on a 16-core host. */
-
 /* Who reaches array p, into *reach where given (cache_backend.h's
  * hive_cache_reach; a NULL array counts as reached by both).  The host reads
  * and writes every array of a call (the cold tier is on the host): memory
@@ -263,15 +258,12 @@ static hive_status upsert_locked(hive_tiered *t, uint64_t n, const uint64_t *key
     HIVE_CHECK_ARG(values != NULL, call, "values is NULL");
     HIVE_TRY(reach_of(t, call, keys, "keys", NULL));
     HIVE_TRY(reach_of(t, call, values, "values", NULL));
-    hive_cpu_pool_hold(t->pool);
+    HIVE_TRY(hive_tiered_write_back(t, call));
     uint64_t skipped = 0;
-    hive_status s = hive_tiered_write_back(t, call);
-    for (uint64_t at = 0; s == HIVE_SUCCESS && at < n; at += t->config.batch) {
+    for (uint64_t at = 0; at < n; at += t->config.batch) {
         uint64_t step = n - at < t->config.batch ? n - at : t->config.batch;
-        s = hive_tiered_upsert_step(t, step, keys + at, values + at, &skipped, stream);
+        HIVE_TRY(hive_tiered_upsert_step(t, step, keys + at, values + at, &skipped, stream));
     }
-    hive_cpu_pool_unhold(t->pool);
-    HIVE_TRY(s);
     return reserved_status(skipped, call);
 }
 
@@ -300,16 +292,13 @@ static hive_status find_locked(hive_tiered *t, uint64_t n, const uint64_t *keys,
     HIVE_TRY(reach_of(t, call, found, "found", &rf));
     int direct = rk == HIVE_REACH_BOTH && rv == HIVE_REACH_BOTH && rf == HIVE_REACH_BOTH &&
                  (((uintptr_t)keys | (uintptr_t)values) & 7u) == 0 && !hive_test_tiered_staged();
-    hive_cpu_pool_hold(t->pool);
+    HIVE_TRY(hive_tiered_write_back(t, call));
     uint64_t skipped = 0;
-    hive_status s = hive_tiered_write_back(t, call);
-    for (uint64_t at = 0; s == HIVE_SUCCESS && at < n; at += t->config.batch) {
+    for (uint64_t at = 0; at < n; at += t->config.batch) {
         uint64_t step = n - at < t->config.batch ? n - at : t->config.batch;
-        s = hive_tiered_find_step(t, step, keys + at, values != NULL ? values + at : NULL,
-                                  found != NULL ? found + at : NULL, direct, &skipped, stream);
+        HIVE_TRY(hive_tiered_find_step(t, step, keys + at, values != NULL ? values + at : NULL,
+                                       found != NULL ? found + at : NULL, direct, &skipped, stream));
     }
-    hive_cpu_pool_unhold(t->pool);
-    HIVE_TRY(s);
     return reserved_status(skipped, call);
 }
 
@@ -329,15 +318,13 @@ static hive_status erase_locked(hive_tiered *t, uint64_t n, const uint64_t *keys
     HIVE_CHECK_ARG(keys != NULL, call, "keys is NULL");
     HIVE_TRY(reach_of(t, call, keys, "keys", NULL));
     HIVE_TRY(reach_of(t, call, results, "results", NULL));
-    hive_cpu_pool_hold(t->pool);
+    HIVE_TRY(hive_tiered_write_back(t, call));
     uint64_t skipped = 0;
-    hive_status s = hive_tiered_write_back(t, call);
-    for (uint64_t at = 0; s == HIVE_SUCCESS && at < n; at += t->config.batch) {
+    for (uint64_t at = 0; at < n; at += t->config.batch) {
         uint64_t step = n - at < t->config.batch ? n - at : t->config.batch;
-        s = hive_tiered_erase_step(t, step, keys + at, results != NULL ? results + at : NULL, &skipped, stream);
+        HIVE_TRY(hive_tiered_erase_step(t, step, keys + at, results != NULL ? results + at : NULL, &skipped,
+                                        stream));
     }
-    hive_cpu_pool_unhold(t->pool);
-    HIVE_TRY(s);
     return reserved_status(skipped, call);
 }
 

@@ -110,6 +110,14 @@ static void K_SUFFIX(run_range_plain)(const hive_view *v, uint32_t S, int second
 #define K_SECOND_WAIT 8
 #define K_SECOND_RING 16 /* a power of two above K_SECOND_WAIT */
 
+/* Element i's find answered r (value val where found): every output. */
+static inline void K_SUFFIX(answer_find)(const hive_batch *b, uint64_t i, int r, K_VAL val)
+{
+    K_SUFFIX(hive_batch_find_outputs)(b, i, r, val);
+    if (b->results != NULL)
+        b->results[i] = (uint8_t)r;
+}
+
 /* The second part of element i's find (hive_find_second), and its outputs;
  * where a frozen slot hid the key, the whole find again. */
 static inline void K_SUFFIX(finish_find)(const hive_view *v, uint32_t S, const hive_batch *b, uint64_t i,
@@ -120,9 +128,7 @@ static inline void K_SUFFIX(finish_find)(const hive_view *v, uint32_t S, const h
     int r = HIVE_PASTE(K_SUFFIX(hive_find_second), _hive)(v, S, k, h1, h2, &moving, &val);
     if (r != HIVE_R_FOUND && moving)
         r = K_SUFFIX(hive_find_hashed)(v, S, k, h1, h2, &val);
-    K_SUFFIX(hive_batch_find_outputs)(b, i, r, val);
-    if (b->results != NULL)
-        b->results[i] = (uint8_t)r;
+    K_SUFFIX(answer_find)(b, i, r, val);
 }
 
 static void K_SUFFIX(run_finds_split)(const hive_view *v, uint32_t S, const hive_batch *b, uint64_t begin,
@@ -155,10 +161,7 @@ static void K_SUFFIX(run_finds_split)(const hive_view *v, uint32_t S, const hive
         } else {
             K_SUFFIX(hive_scan) s1 = HIVE_PASTE(K_SUFFIX(hive_find_first), _hive)(v, S, k, h[0]);
             if (s1.match >= 0 || s1.ended) {
-                int r = s1.match >= 0 ? HIVE_R_FOUND : HIVE_R_NOT_FOUND;
-                K_SUFFIX(hive_batch_find_outputs)(b, i, r, K_VAL_OF(s1.word));
-                if (b->results != NULL)
-                    b->results[i] = (uint8_t)r;
+                K_SUFFIX(answer_find)(b, i, s1.match >= 0 ? HIVE_R_FOUND : HIVE_R_NOT_FOUND, K_VAL_OF(s1.word));
             } else {
                 h[1] = K_SUFFIX(hive_hash2)(v, k);
                 K_SUFFIX(prefetch_bucket)(v, S, NULL, hive_bucket_of(v->ix, h[1]), 1);

@@ -57,6 +57,11 @@ int hive_test_tiered_staged(void);
 /* Whether this write-back of the two-level table must fail: 0, except in
  * the tests' build with HIVE_TEST_FAIL_WRITE_BACK set. */
 int hive_test_write_back_should_fail(void);
+/* Called with a displacement chain frozen and its first copy made
+ * (core/move_body.h), in CPU code alone: returns at once, except in the
+ * tests' build with HIVE_TEST_MOVE_PAUSE_NS=N, where it sleeps N ns, so
+ * that finders meet the frozen slots far more often than they would. */
+void hive_test_move_pause(void);
 /* calloc/aligned allocation that honours the injected failure. */
 void *hive_host_calloc(size_t count, size_t size);
 void *hive_host_aligned(size_t alignment, size_t size);

@@ -8,8 +8,8 @@
  * with this variant beside them, src/CMakeLists.txt) they follow
  * HIVE_TEST_FAIL_ALLOC, HIVE_TEST_FAIL_RESIZE_STEP,
  * HIVE_TEST_COMPUTE_CAPABILITY, HIVE_TEST_CACHE_DEFER_BYTES,
- * HIVE_TEST_TIERED_STAGED and HIVE_TEST_FAIL_WRITE_BACK as alloc.h
- * describes. */
+ * HIVE_TEST_TIERED_STAGED, HIVE_TEST_FAIL_WRITE_BACK and
+ * HIVE_TEST_MOVE_PAUSE_NS as alloc.h describes. */
 #include "alloc.h"
 
 #ifndef HIVE_TEST_HOOKS
@@ -26,10 +26,13 @@ int hive_test_tiered_staged(void) { return 0; }
 
 int hive_test_write_back_should_fail(void) { return 0; }
 
+void hive_test_move_pause(void) {}
+
 #else
 
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <time.h>
 
 /* Reads an injection variable, as `parse` turns it into a number, into
  * *setting on first use (-2: not read yet). */
@@ -146,5 +149,26 @@ static long long staged_setting(void)
 static _Atomic long long staged = -2;
 
 int hive_test_tiered_staged(void) { return injection_load(&staged, staged_setting) == 1; }
+
+/* HIVE_TEST_MOVE_PAUSE_NS: nanoseconds a frozen chain waits; 0 when unset
+ * or empty. */
+static long long pause_setting(void)
+{
+    const char *v = getenv("HIVE_TEST_MOVE_PAUSE_NS");
+    return (v != NULL && v[0] != '\0') ? atoll(v) : 0;
+}
+
+static _Atomic long long move_pause_ns = -2;
+
+void hive_test_move_pause(void)
+{
+    long long ns = injection_load(&move_pause_ns, pause_setting);
+    if (ns <= 0)
+        return;
+    /* A sleep rather than a spin: the finders that should meet the chain
+     * get the core. */
+    struct timespec ts = {(time_t)(ns / 1000000000), (long)(ns % 1000000000)};
+    nanosleep(&ts, NULL);
+}
 
 #endif

@@ -5,6 +5,10 @@
  * (designs/cuckoo/evict_body.h).  Included by core/slot_body.h's users once
  * per width and mode (designs/instantiate.h).  No include guard. */
 
+#ifndef __CUDACC__
+#include "base/alloc.h" /* hive_test_move_pause */
+#endif
+
 /* One link of a displacement chain: the slot a victim is taken from. */
 typedef struct P_SUFFIX(hive_link) {
     P_SLOT *slot;
@@ -42,6 +46,9 @@ HIVE_PROTO int P_SUFFIX(hive_apply_chain)(const hive_view *v, P_GEOM_PARAM, P_SU
         hive_fence(); /* each copy is visible before its source is reused */
         P_UNLOCK_FENCED(v, *held);
         *held = HIVE_LOCK_NONE;
+#ifndef __CUDACC__
+        hive_test_move_pause(); /* a no-op but in the tests' build (base/alloc.h) */
+#endif
         for (int i = depth - 1; i > 0; i--) {
             P_CAS(chain[i].slot, P_MAKE(P_MOVING, P_VAL_OF(chain[i].word)), chain[i - 1].word);
             hive_fence();

@@ -186,6 +186,26 @@ HIVE_PROTO int D_OP(hive_find_hashed)(const hive_view *v, P_GEOM_PARAM, P_KEY k,
     }
 }
 
+/* The part of a find that reads the first probe bucket alone, for a caller
+ * that fetches the others later (the CPU backend's finds in two stages):
+ * HIVE_R_FOUND (value in *out) or HIVE_R_NOT_FOUND where that bucket
+ * decides, as hive_find_hashed's first probe would; else -1, and
+ * hive_find_hashed decides. */
+HIVE_PROTO int D_OP(hive_find_first_bucket)(const hive_view *v, P_GEOM_PARAM, P_KEY k, uint32_t h1, uint32_t h2,
+                                            P_VAL *out)
+{
+    D_TAG_DECL(tag, h1, h2);
+    uint64_t b = hive_bucket_of(v->ix, D_PROBE_HASH(h1, h2, 0));
+    P_SLOT *bucket = P_SUFFIX(hive_bucket)((P_SLOT *)v->slots, b, P_S);
+    (void)bucket; /* a tagged design's scan finds it by b */
+    P_SUFFIX(hive_scan) s = D_SCAN(v, b, bucket, k, tag);
+    if (s.match >= 0) {
+        *out = P_VAL_OF(s.word);
+        return HIVE_R_FOUND;
+    }
+    return s.ended && D_ENDS(0) && !s.moving ? HIVE_R_NOT_FOUND : -1;
+}
+
 HIVE_PROTO int D_OP(hive_find)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P_VAL *out)
 {
     return D_OP(hive_find_hashed)(v, P_GEOM_ARG, k, P_VIEW_HASH1(v, k), P_VIEW_HASH2(v, k), out);

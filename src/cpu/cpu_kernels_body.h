@@ -97,16 +97,18 @@ static void K_SUFFIX(run_range_plain)(const hive_view *v, uint32_t S, int second
     }
 }
 
-/* A batch of finds alone in a table of the Hive design, in two stages
- * (designs/hive/protocol_body.h, the find's two parts): each key's first
- * bucket alone is prefetched, K_PREFETCH_AHEAD keys ahead, and scanned; a key
- * that b1 neither holds nor rules out (R4) has its second bucket fetched
- * then, and waits in a queue whose oldest entry reads it once
- * K_SECOND_WAIT keys wait behind it (measured: 4 to 12 equally good).  At
- * load 0.9 about four present keys in five sit in their first bucket (a
+/* A batch of finds alone, in two stages: each key's first bucket alone is
+ * prefetched, K_PREFETCH_AHEAD keys ahead, and scanned; a key that its
+ * first bucket neither holds nor rules out (R4; a probe design's walk that
+ * goes on past its first probe) has its second bucket fetched then, and
+ * waits in a queue whose oldest entry reads it once K_SECOND_WAIT keys wait
+ * behind it (measured: 4 to 12 equally good).  At load 0.9 about four
+ * present keys in five sit in their first bucket of the Hive design (a
  * first-fit simulation: 81%), so a find of a present key fetches about 1.2
  * buckets instead of 2, each a line that a table beyond the last-level
- * cache reads from DRAM. */
+ * cache reads from DRAM.  The Hive design's find is split in two
+ * (designs/hive/protocol_body.h); a probe design's first part is its first
+ * bucket's scan (core/probe_body.h), and its second the whole find. */
 #define K_SECOND_WAIT 8
 #define K_SECOND_RING 16 /* a power of two above K_SECOND_WAIT */
 
@@ -118,15 +120,45 @@ static inline void K_SUFFIX(answer_find)(const hive_batch *b, uint64_t i, int r,
         b->results[i] = (uint8_t)r;
 }
 
-/* The second part of element i's find (hive_find_second), and its outputs;
- * where a frozen slot hid the key, the whole find again. */
+/* The first part of key k's find, over its first bucket: HIVE_R_FOUND (value
+ * in *val) or HIVE_R_NOT_FOUND where that bucket settles it, else -1 (and,
+ * for the Hive design, *moving: b1 held a frozen slot). */
+static inline int K_SUFFIX(find_first_part)(const hive_view *v, uint32_t S, uint32_t design, K_KEY k,
+                                            uint32_t h1, uint32_t h2, int *moving, K_VAL *val)
+{
+    hive_design_outcome o;
+    switch (design) {
+    case HIVE_DESIGN_ID_HIVE: {
+        K_SUFFIX(hive_scan) s1 = HIVE_PASTE(K_SUFFIX(hive_find_first), _hive)(v, S, k, h1);
+        *val = K_VAL_OF(s1.word);
+        *moving = s1.moving;
+        return s1.match >= 0 ? HIVE_R_FOUND : s1.ended ? HIVE_R_NOT_FOUND : -1;
+    }
+#define X(ID, design)                                                                   \
+    case HIVE_DESIGN_ID_##ID:                                                           \
+        o = HIVE_PASTE(K_SUFFIX(hive_find_first_call), _##design)(*v, S, k, h1, h2);    \
+        break;
+        HIVE_PROBE_DESIGNS(X)
+#undef X
+    default:
+        return -1;
+    }
+    *val = (K_VAL)o.val;
+    return o.r;
+}
+
+/* The second part of element i's find, and its outputs: for the Hive design
+ * hive_find_second, and where a frozen slot hid the key the whole find
+ * again; for a probe design the whole find. */
 static inline void K_SUFFIX(finish_find)(const hive_view *v, uint32_t S, const hive_batch *b, uint64_t i,
                                          uint32_t h1, uint32_t h2, int moving)
 {
     K_KEY k = ((const K_KEY *)b->keys)[i];
     K_VAL val = 0;
-    int r = HIVE_PASTE(K_SUFFIX(hive_find_second), _hive)(v, S, k, h1, h2, &moving, &val);
-    if (r != HIVE_R_FOUND && moving)
+    int r = -1;
+    if (v->design == HIVE_DESIGN_ID_HIVE)
+        r = HIVE_PASTE(K_SUFFIX(hive_find_second), _hive)(v, S, k, h1, h2, &moving, &val);
+    if (r != HIVE_R_FOUND && (moving || v->design != HIVE_DESIGN_ID_HIVE))
         r = K_SUFFIX(hive_find_hashed)(v, S, k, h1, h2, &val);
     K_SUFFIX(answer_find)(b, i, r, val);
 }
@@ -135,41 +167,60 @@ static void K_SUFFIX(run_finds_split)(const hive_view *v, uint32_t S, const hive
                                       uint64_t end, hive_cpu_tally *tally)
 {
     const K_KEY *keys = b->keys;
+    /* Read once: the outputs' writes could alias the view for all the
+     * compiler knows. */
+    const uint32_t design = v->design;
+    const uint16_t *tags = v->tags;
     uint32_t ring[K_RING]; /* hash 1 of the keys whose first buckets are in flight */
     struct {
         uint64_t i;
         uint32_t h1, h2;
-        int moving; /* b1 held a frozen slot */
+        int moving; /* b1 held a frozen slot (the Hive design) */
     } queue[K_SECOND_RING];
     uint64_t head = 0, tail = 0;
     uint64_t warm = end - begin < K_PREFETCH_AHEAD ? end : begin + K_PREFETCH_AHEAD;
     for (uint64_t i = begin; i < warm; i++) {
         ring[i % K_RING] = K_SUFFIX(hive_hash1)(v, keys[i]);
-        K_SUFFIX(prefetch_bucket)(v, S, NULL, hive_bucket_of(v->ix, ring[i % K_RING]), 1);
+        K_SUFFIX(prefetch_bucket)(v, S, tags, hive_bucket_of(v->ix, ring[i % K_RING]), 1);
     }
     for (uint64_t i = begin; i < end; i++) {
         if (i + K_PREFETCH_AHEAD < end) {
             uint32_t *h1 = &ring[(i + K_PREFETCH_AHEAD) % K_RING];
             *h1 = K_SUFFIX(hive_hash1)(v, keys[i + K_PREFETCH_AHEAD]);
-            K_SUFFIX(prefetch_bucket)(v, S, NULL, hive_bucket_of(v->ix, *h1), 1);
+            K_SUFFIX(prefetch_bucket)(v, S, tags, hive_bucket_of(v->ix, *h1), 1);
         }
         K_KEY k = keys[i];
+        /* Hash 2 where the first part needs it (a probe design's first probe
+         * may), else once the key goes on to its second bucket. */
         uint32_t h[2] = {ring[i % K_RING], 0};
-        if (K_RESERVED(k)) {
+        if (design != HIVE_DESIGN_ID_HIVE || K_RESERVED(k))
             h[1] = K_SUFFIX(hive_hash2)(v, k);
+        if (K_RESERVED(k)) {
             K_SUFFIX(run_one)(v, S, b, i, h, tally);
         } else {
-            K_SUFFIX(hive_scan) s1 = HIVE_PASTE(K_SUFFIX(hive_find_first), _hive)(v, S, k, h[0]);
-            if (s1.match >= 0 || s1.ended) {
-                K_SUFFIX(answer_find)(b, i, s1.match >= 0 ? HIVE_R_FOUND : HIVE_R_NOT_FOUND, K_VAL_OF(s1.word));
+            int moving = 0;
+            K_VAL val = 0;
+            int r = K_SUFFIX(find_first_part)(v, S, design, k, h[0], h[1], &moving, &val);
+            if (r >= 0) {
+                K_SUFFIX(answer_find)(b, i, r, val);
             } else {
-                h[1] = K_SUFFIX(hive_hash2)(v, k);
-                K_SUFFIX(prefetch_bucket)(v, S, NULL, hive_bucket_of(v->ix, h[1]), 1);
+                if (design == HIVE_DESIGN_ID_HIVE)
+                    h[1] = K_SUFFIX(hive_hash2)(v, k);
+                uint32_t second = design == HIVE_DESIGN_ID_HIVE ? h[1] : hive_cpu_second_hash(design, h[0], h[1]);
+                K_SUFFIX(prefetch_bucket)(v, S, tags, hive_bucket_of(v->ix, second), tags == NULL);
+                /* A key of the cuckoo or double design that its first
+                 * bucket does not rule out reads its third too where it is
+                 * absent: fetched now. */
+                if (design == HIVE_DESIGN_ID_CUCKOO || design == HIVE_DESIGN_ID_DOUBLE) {
+                    uint32_t third = design == HIVE_DESIGN_ID_CUCKOO ? hive_cuckoo_probe_hash(h[0], h[1], 2)
+                                                                     : hive_double_probe_hash(h[0], h[1], 2);
+                    K_SUFFIX(prefetch_bucket)(v, S, NULL, hive_bucket_of(v->ix, third), 1);
+                }
                 uint64_t q = tail++ % K_SECOND_RING;
                 queue[q].i = i;
                 queue[q].h1 = h[0];
                 queue[q].h2 = h[1];
-                queue[q].moving = s1.moving;
+                queue[q].moving = moving;
             }
         }
         if (tail - head > K_SECOND_WAIT) {
@@ -183,12 +234,11 @@ static void K_SUFFIX(run_finds_split)(const hive_view *v, uint32_t S, const hive
     }
 }
 
-/* The plain loop, or for a batch of finds alone in a Hive-design table the
- * split one. */
+/* The plain loop, or for a batch of finds alone the split one. */
 static void K_SUFFIX(run_range_unfiltered)(const hive_view *v, uint32_t S, int second, const hive_batch *b,
                                            uint64_t begin, uint64_t end, hive_cpu_tally *tally)
 {
-    if (b->ops == NULL && b->op == HIVE_OP_FIND && v->design == HIVE_DESIGN_ID_HIVE)
+    if (b->ops == NULL && b->op == HIVE_OP_FIND)
         K_SUFFIX(run_finds_split)(v, S, b, begin, end, tally);
     else
         K_SUFFIX(run_range_plain)(v, S, second, b, begin, end, tally);

@@ -16,6 +16,18 @@ HIVE_DESIGN_CALL hive_design_outcome D_OP(hive_find_call)(hive_view v, P_GEOM_PA
     return o;
 }
 
+#ifndef __CUDACC__ /* the CPU backend's finds in two stages alone */
+HIVE_DESIGN_CALL hive_design_outcome D_OP(hive_find_first_call)(hive_view v, P_GEOM_PARAM, P_KEY k, uint32_t h1,
+                                                                uint32_t h2)
+{
+    hive_design_outcome o = {0, 0, 0, 0};
+    P_VAL val = 0;
+    o.r = D_OP(hive_find_first_bucket)(&v, P_GEOM_ARG, k, h1, h2, &val);
+    o.val = val;
+    return o;
+}
+#endif
+
 HIVE_DESIGN_CALL int D_OP(hive_erase_call)(hive_view v, P_GEOM_PARAM, P_KEY k, uint32_t h1, uint32_t h2)
 {
     return D_OP(hive_erase_hashed)(&v, P_GEOM_ARG, k, h1, h2);

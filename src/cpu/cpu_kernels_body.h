@@ -28,6 +28,19 @@ static inline __attribute__((always_inline)) void K_SUFFIX(prefetch_bucket)(cons
         __builtin_prefetch(tags + b * S);
 }
 
+/* The bucket a key's operation reads second (the design's, designs.h). */
+static inline __attribute__((always_inline)) void K_SUFFIX(prefetch_second)(const hive_view *v, uint32_t S,
+                                                                            uint32_t design,
+                                                                            const uint16_t *tags, uint32_t h1,
+                                                                            uint32_t h2)
+{
+    K_SUFFIX(prefetch_bucket)(v, S, tags,
+                              hive_bucket_of(v->ix, design == HIVE_DESIGN_ID_HIVE
+                                                        ? h2
+                                                        : hive_cpu_second_hash(design, h1, h2)),
+                              tags == NULL);
+}
+
 static inline __attribute__((always_inline)) void K_SUFFIX(prefetch)(const hive_view *v, uint32_t S,
                                                                      int second, uint32_t design,
                                                                      const uint16_t *tags, uint32_t h1,
@@ -35,11 +48,7 @@ static inline __attribute__((always_inline)) void K_SUFFIX(prefetch)(const hive_
 {
     K_SUFFIX(prefetch_bucket)(v, S, tags, hive_bucket_of(v->ix, h1), 1);
     if (second)
-        K_SUFFIX(prefetch_bucket)(v, S, tags,
-                                  hive_bucket_of(v->ix, design == HIVE_DESIGN_ID_HIVE
-                                                            ? h2
-                                                            : hive_cpu_second_hash(design, h1, h2)),
-                                  tags == NULL);
+        K_SUFFIX(prefetch_second)(v, S, design, tags, h1, h2);
 }
 
 /* One element of a batch (core/batch_body.h), on this thread. */
@@ -206,8 +215,7 @@ static void K_SUFFIX(run_finds_split)(const hive_view *v, uint32_t S, const hive
             } else {
                 if (design == HIVE_DESIGN_ID_HIVE)
                     h[1] = K_SUFFIX(hive_hash2)(v, k);
-                uint32_t second = design == HIVE_DESIGN_ID_HIVE ? h[1] : hive_cpu_second_hash(design, h[0], h[1]);
-                K_SUFFIX(prefetch_bucket)(v, S, tags, hive_bucket_of(v->ix, second), tags == NULL);
+                K_SUFFIX(prefetch_second)(v, S, design, tags, h[0], h[1]);
                 /* A key of the cuckoo or double design that its first
                  * bucket does not rule out reads its third too where it is
                  * absent: fetched now. */

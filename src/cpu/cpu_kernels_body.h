@@ -216,14 +216,11 @@ static void K_SUFFIX(run_finds_split)(const hive_view *v, uint32_t S, const hive
                 if (design == HIVE_DESIGN_ID_HIVE)
                     h[1] = K_SUFFIX(hive_hash2)(v, k);
                 K_SUFFIX(prefetch_second)(v, S, design, tags, h[0], h[1]);
-                /* A key of the cuckoo or double design that its first
-                 * bucket does not rule out reads its third too where it is
-                 * absent: fetched now. */
-                if (design == HIVE_DESIGN_ID_CUCKOO || design == HIVE_DESIGN_ID_DOUBLE) {
-                    uint32_t third = design == HIVE_DESIGN_ID_CUCKOO ? hive_cuckoo_probe_hash(h[0], h[1], 2)
-                                                                     : hive_double_probe_hash(h[0], h[1], 2);
+                /* A key that its first bucket does not rule out reads the
+                 * design's third bucket too where it is absent: fetched now. */
+                uint32_t third;
+                if (hive_design_third_hash(design, h[0], h[1], &third))
                     K_SUFFIX(prefetch_bucket)(v, S, NULL, hive_bucket_of(v->ix, third), 1);
-                }
                 uint64_t q = tail++ % K_SECOND_RING;
                 queue[q].i = i;
                 queue[q].h1 = h[0];

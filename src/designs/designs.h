@@ -77,6 +77,20 @@ HIVE_HD uint32_t hive_design_second_hash(uint32_t design, uint32_t h1, uint32_t 
     }
 }
 
+/* Whether a key's find that its first two buckets do not end reads a third
+ * by hash (the cuckoo design's third choice, the double design's probe 2;
+ * the other designs' finds end at their second bucket or the stash, or go
+ * on to probes too far ahead to fetch), and that hash in *third.  Host and
+ * device; the CPU's split finds prefetch by it. */
+HIVE_HD int hive_design_third_hash(uint32_t design, uint32_t h1, uint32_t h2, uint32_t *third)
+{
+    switch (design) {
+    case HIVE_DESIGN_ID_DOUBLE: *third = hive_double_probe_hash(h1, h2, 2); return 1;
+    case HIVE_DESIGN_ID_CUCKOO: *third = hive_cuckoo_probe_hash(h1, h2, 2); return 1;
+    default: return 0;
+    }
+}
+
 /* How the dispatch, where it chooses at run time, calls a design other than
  * Hive: out of line on the GPU (dispatch_body.h says why), inline where the
  * compiler likes on the host. */

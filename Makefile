@@ -10,8 +10,9 @@ FUZZ_SECONDS ?= 60
 FUZZ_CC ?= clang
 PYENV ?= $(BUILD)/pyenv
 # GPU code the build holds: the GPUs of this machine where it has any, else
-# Hopper's alone (a compile check: the CUDA tests skip without a GPU).  An
-# installed build (cmake without this, pip) holds every generation from 7.5.
+# Hopper's alone (a compile check: the CUDA tests skip without a GPU; CI sets
+# 90-virtual, PTX alone, .ci/run).  An installed build (cmake without this,
+# pip) holds every generation from 7.5.
 CUDA_ARCHS ?= $(shell nvidia-smi -L >/dev/null 2>&1 && echo native || echo 90)
 # The generations make arch-check compiles the kernels for.
 ARCHS ?= 75 80 86 89 90

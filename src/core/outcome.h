@@ -21,6 +21,11 @@
  * the result bytes of a batch with the codes above (core/marks.h). */
 #define HIVE_R_DEFER 0x40
 #define HIVE_R_DEFER_DEEP 0x41
+/* What the first part of a find in two parts (core/probe_body.h) leaves for
+ * the second to know of the first bucket: an EMPTY slot there (the key is
+ * not in the stash), a frozen or half-written slot there. */
+#define HIVE_FIRST_ENDED 1u
+#define HIVE_FIRST_MOVING 2u
 
 /* Upsert merge modes: the values of enum hive_combine (core/combine.h). */
 #define HIVE_CMB_KEEP 0

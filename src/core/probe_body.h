@@ -110,12 +110,14 @@ typedef struct D_OP(hive_walk) {
                         * between the two writes of a claim or an erase (T3) */
 } D_OP(hive_walk);
 
-/* Scans the key's probe buckets in order, stopping at the key or at the
- * first bucket whose EMPTY slot ends the walk (R4, D_ENDS).  Each bucket
- * scan stops at the key or at its first free slot (free slots are a
- * suffix). */
-HIVE_PROTO D_OP(hive_walk) D_OP(hive_walk_probes)(const hive_view *v, P_GEOM_PARAM, P_KEY k, uint32_t h1,
-                                                  uint32_t h2)
+/* Scans the key's probe buckets in order from probe `first`, stopping at
+ * the key or at the first bucket whose EMPTY slot ends the walk (R4,
+ * D_ENDS).  Each bucket scan stops at the key or at its first free slot
+ * (free slots are a suffix).  A walk from probe 1 is the rest of one whose
+ * first bucket was scanned earlier: a walk may pause between any two
+ * buckets. */
+HIVE_PROTO D_OP(hive_walk) D_OP(hive_walk_from)(const hive_view *v, P_GEOM_PARAM, P_KEY k, uint32_t h1,
+                                                uint32_t h2, uint32_t first)
 {
     D_OP(hive_walk) w;
     w.match = 0;
@@ -130,7 +132,7 @@ HIVE_PROTO D_OP(hive_walk) D_OP(hive_walk_probes)(const hive_view *v, P_GEOM_PAR
     w.moving = 0;
     D_TAG_DECL(tag, h1, h2);
 HIVE_NO_UNROLL
-    for (uint32_t i = 0; i < D_PROBES; i++) {
+    for (uint32_t i = first; i < D_PROBES; i++) {
         if (D_MOVES && i > 0)
             hive_order_reads(); /* a move copies into a later probe bucket before it reuses */
         uint64_t b = hive_bucket_of(v->ix, D_PROBE_HASH(h1, h2, i));
@@ -161,6 +163,12 @@ HIVE_NO_UNROLL
     return w;
 }
 
+HIVE_PROTO D_OP(hive_walk) D_OP(hive_walk_probes)(const hive_view *v, P_GEOM_PARAM, P_KEY k, uint32_t h1,
+                                                  uint32_t h2)
+{
+    return D_OP(hive_walk_from)(v, P_GEOM_ARG, k, h1, h2, 0);
+}
+
 /* ---------------------------------------------------------------- find, erase */
 
 /* Returns HIVE_R_FOUND (value in *out) or HIVE_R_NOT_FOUND. */
@@ -186,13 +194,18 @@ HIVE_PROTO int D_OP(hive_find_hashed)(const hive_view *v, P_GEOM_PARAM, P_KEY k,
     }
 }
 
-/* The part of a find that reads the first probe bucket alone, for a caller
- * that fetches the others later (the CPU backend's finds in two stages):
- * HIVE_R_FOUND (value in *out) or HIVE_R_NOT_FOUND where that bucket
- * decides, as hive_find_hashed's first probe would; else -1, and
- * hive_find_hashed decides. */
+/* A find in two parts, for a caller that fetches a key's later probe
+ * buckets while it reads other keys' first ones (the CPU backend's finds in
+ * two stages): the walk of hive_find_hashed's first round, paused after its
+ * first bucket.
+ *
+ * Part 1, the first probe bucket: HIVE_R_FOUND (value in *out) or
+ * HIVE_R_NOT_FOUND where that bucket decides, as the walk's first probe
+ * would; else -1, with what part 2 needs to know of the bucket in *first:
+ * HIVE_FIRST_ENDED (an EMPTY slot: the key is not in the stash) and
+ * HIVE_FIRST_MOVING (a frozen or half-written slot). */
 HIVE_PROTO int D_OP(hive_find_first_bucket)(const hive_view *v, P_GEOM_PARAM, P_KEY k, uint32_t h1, uint32_t h2,
-                                            P_VAL *out)
+                                            P_VAL *out, uint32_t *first)
 {
     D_TAG_DECL(tag, h1, h2);
     uint64_t b = hive_bucket_of(v->ix, D_PROBE_HASH(h1, h2, 0));
@@ -203,7 +216,33 @@ HIVE_PROTO int D_OP(hive_find_first_bucket)(const hive_view *v, P_GEOM_PARAM, P_
         *out = P_VAL_OF(s.word);
         return HIVE_R_FOUND;
     }
-    return s.ended && D_ENDS(0) && !s.moving ? HIVE_R_NOT_FOUND : -1;
+    if (s.ended && D_ENDS(0) && !s.moving)
+        return HIVE_R_NOT_FOUND;
+    *first = (s.ended ? HIVE_FIRST_ENDED : 0u) | (s.moving ? HIVE_FIRST_MOVING : 0u);
+    return -1;
+}
+
+/* Part 2, for a key that part 1 left open: the walk on from probe 1, then
+ * the stash, as the first round would go on; where a frozen or half-written
+ * slot was seen here or in part 1, the whole find again, with its retries. */
+HIVE_PROTO int D_OP(hive_find_after_first)(const hive_view *v, P_GEOM_PARAM, P_KEY k, uint32_t h1, uint32_t h2,
+                                           uint32_t first, P_VAL *out)
+{
+    D_OP(hive_walk) w = D_OP(hive_walk_from)(v, P_GEOM_ARG, k, h1, h2, 1);
+    if (w.match) {
+        *out = P_VAL_OF(w.match_word);
+        return HIVE_R_FOUND;
+    }
+    if (!w.ended && !(first & HIVE_FIRST_ENDED) && D_OV(hive_stash_in_use)(v, P_GEOM_ARG, h1, h2)) {
+        P_SUFFIX(hive_stash_scan) st = D_OV(hive_scan_stash)(v, P_GEOM_ARG, k, h1, h2);
+        if (st.match) {
+            *out = P_VAL_OF(st.match_word);
+            return HIVE_R_FOUND;
+        }
+    }
+    if (!w.moving && !(first & HIVE_FIRST_MOVING))
+        return HIVE_R_NOT_FOUND;
+    return D_OP(hive_find_hashed)(v, P_GEOM_ARG, k, h1, h2, out);
 }
 
 HIVE_PROTO int D_OP(hive_find)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P_VAL *out)

@@ -130,17 +130,17 @@ static inline void K_SUFFIX(answer_find)(const hive_batch *b, uint64_t i, int r,
 }
 
 /* The first part of key k's find, over its first bucket: HIVE_R_FOUND (value
- * in *val) or HIVE_R_NOT_FOUND where that bucket settles it, else -1 (and,
- * for the Hive design, *moving: b1 held a frozen slot). */
+ * in *val) or HIVE_R_NOT_FOUND where that bucket settles it, else -1 and, in
+ * *first, the HIVE_FIRST_* flags the second part needs. */
 static inline int K_SUFFIX(find_first_part)(const hive_view *v, uint32_t S, uint32_t design, K_KEY k,
-                                            uint32_t h1, uint32_t h2, int *moving, K_VAL *val)
+                                            uint32_t h1, uint32_t h2, uint32_t *first, K_VAL *val)
 {
     hive_design_outcome o;
     switch (design) {
     case HIVE_DESIGN_ID_HIVE: {
         K_SUFFIX(hive_scan) s1 = HIVE_PASTE(K_SUFFIX(hive_find_first), _hive)(v, S, k, h1);
         *val = K_VAL_OF(s1.word);
-        *moving = s1.moving;
+        *first = s1.moving ? HIVE_FIRST_MOVING : 0u;
         return s1.match >= 0 ? HIVE_R_FOUND : s1.ended ? HIVE_R_NOT_FOUND : -1;
     }
 #define X(ID, design)                                                                   \
@@ -150,25 +150,44 @@ static inline int K_SUFFIX(find_first_part)(const hive_view *v, uint32_t S, uint
         HIVE_PROBE_DESIGNS(X)
 #undef X
     default:
+        *first = 0;
         return -1;
     }
     *val = (K_VAL)o.val;
+    *first = o.moves;
     return o.r;
 }
 
 /* The second part of element i's find, and its outputs: for the Hive design
  * hive_find_second, and where a frozen slot hid the key the whole find
- * again; for a probe design the whole find. */
+ * again; for a probe design the walk on from its second probe
+ * (hive_find_after_first, which does the same). */
 static inline void K_SUFFIX(finish_find)(const hive_view *v, uint32_t S, const hive_batch *b, uint64_t i,
-                                         uint32_t h1, uint32_t h2, int moving)
+                                         uint32_t h1, uint32_t h2, uint32_t first)
 {
     K_KEY k = ((const K_KEY *)b->keys)[i];
     K_VAL val = 0;
     int r = -1;
-    if (v->design == HIVE_DESIGN_ID_HIVE)
+    hive_design_outcome o;
+    switch (v->design) {
+    case HIVE_DESIGN_ID_HIVE: {
+        int moving = (first & HIVE_FIRST_MOVING) != 0;
         r = HIVE_PASTE(K_SUFFIX(hive_find_second), _hive)(v, S, k, h1, h2, &moving, &val);
-    if (r != HIVE_R_FOUND && (moving || v->design != HIVE_DESIGN_ID_HIVE))
+        if (r != HIVE_R_FOUND && moving)
+            r = K_SUFFIX(hive_find_hashed)(v, S, k, h1, h2, &val);
+        break;
+    }
+#define X(ID, design)                                                                          \
+    case HIVE_DESIGN_ID_##ID:                                                                  \
+        o = HIVE_PASTE(K_SUFFIX(hive_find_after_first_call), _##design)(*v, S, k, h1, h2, first); \
+        r = o.r;                                                                               \
+        val = (K_VAL)o.val;                                                                    \
+        break;
+        HIVE_PROBE_DESIGNS(X)
+#undef X
+    default:
         r = K_SUFFIX(hive_find_hashed)(v, S, k, h1, h2, &val);
+    }
     K_SUFFIX(answer_find)(b, i, r, val);
 }
 
@@ -184,7 +203,7 @@ static void K_SUFFIX(run_finds_split)(const hive_view *v, uint32_t S, const hive
     struct {
         uint64_t i;
         uint32_t h1, h2;
-        int moving; /* b1 held a frozen slot (the Hive design) */
+        uint32_t first; /* what the first part saw (HIVE_FIRST_*) */
     } queue[K_SECOND_RING];
     uint64_t head = 0, tail = 0;
     uint64_t warm = end - begin < K_PREFETCH_AHEAD ? end : begin + K_PREFETCH_AHEAD;
@@ -207,9 +226,9 @@ static void K_SUFFIX(run_finds_split)(const hive_view *v, uint32_t S, const hive
         if (K_RESERVED(k)) {
             K_SUFFIX(run_one)(v, S, b, i, h, tally);
         } else {
-            int moving = 0;
+            uint32_t first = 0;
             K_VAL val = 0;
-            int r = K_SUFFIX(find_first_part)(v, S, design, k, h[0], h[1], &moving, &val);
+            int r = K_SUFFIX(find_first_part)(v, S, design, k, h[0], h[1], &first, &val);
             if (r >= 0) {
                 K_SUFFIX(answer_find)(b, i, r, val);
             } else {
@@ -225,17 +244,17 @@ static void K_SUFFIX(run_finds_split)(const hive_view *v, uint32_t S, const hive
                 queue[q].i = i;
                 queue[q].h1 = h[0];
                 queue[q].h2 = h[1];
-                queue[q].moving = moving;
+                queue[q].first = first;
             }
         }
         if (tail - head > K_SECOND_WAIT) {
             uint64_t q = head++ % K_SECOND_RING;
-            K_SUFFIX(finish_find)(v, S, b, queue[q].i, queue[q].h1, queue[q].h2, queue[q].moving);
+            K_SUFFIX(finish_find)(v, S, b, queue[q].i, queue[q].h1, queue[q].h2, queue[q].first);
         }
     }
     for (; head < tail; head++) {
         uint64_t q = head % K_SECOND_RING;
-        K_SUFFIX(finish_find)(v, S, b, queue[q].i, queue[q].h1, queue[q].h2, queue[q].moving);
+        K_SUFFIX(finish_find)(v, S, b, queue[q].i, queue[q].h1, queue[q].h2, queue[q].first);
     }
 }
 

@@ -17,12 +17,23 @@ HIVE_DESIGN_CALL hive_design_outcome D_OP(hive_find_call)(hive_view v, P_GEOM_PA
 }
 
 #ifndef __CUDACC__ /* the CPU backend's finds in two stages alone */
+/* The first bucket's HIVE_FIRST_* flags come back in `moves`. */
 HIVE_DESIGN_CALL hive_design_outcome D_OP(hive_find_first_call)(hive_view v, P_GEOM_PARAM, P_KEY k, uint32_t h1,
                                                                 uint32_t h2)
 {
     hive_design_outcome o = {0, 0, 0, 0};
     P_VAL val = 0;
-    o.r = D_OP(hive_find_first_bucket)(&v, P_GEOM_ARG, k, h1, h2, &val);
+    o.r = D_OP(hive_find_first_bucket)(&v, P_GEOM_ARG, k, h1, h2, &val, &o.moves);
+    o.val = val;
+    return o;
+}
+
+HIVE_DESIGN_CALL hive_design_outcome D_OP(hive_find_after_first_call)(hive_view v, P_GEOM_PARAM, P_KEY k,
+                                                                      uint32_t h1, uint32_t h2, uint32_t first)
+{
+    hive_design_outcome o = {0, 0, 0, 0};
+    P_VAL val = 0;
+    o.r = D_OP(hive_find_after_first)(&v, P_GEOM_ARG, k, h1, h2, first, &val);
     o.val = val;
     return o;
 }

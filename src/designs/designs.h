@@ -105,7 +105,8 @@ HIVE_HD int hive_design_third_hash(uint32_t design, uint32_t h1, uint32_t h2, ui
 typedef struct hive_design_outcome {
     int r;          /* HIVE_R_* */
     int step;       /* HIVE_STEP_* (upserts) */
-    uint32_t moves; /* pairs an eviction moved (upserts) */
+    uint32_t moves; /* pairs an eviction moved (upserts); the first bucket's HIVE_FIRST_*
+                     * flags (the first part of a CPU find in two parts) */
     uint64_t val;   /* the value found (finds) */
 } hive_design_outcome;
 

@@ -171,25 +171,36 @@ HIVE_PROTO D_OP(hive_walk) D_OP(hive_walk_probes)(const hive_view *v, P_GEOM_PAR
 
 /* ---------------------------------------------------------------- find, erase */
 
+/* A find's answer from its walk: HIVE_R_FOUND (value in *out) from the
+ * walk or the stash (which an EMPTY slot on the walk rules out), or
+ * HIVE_R_NOT_FOUND; -1 where a frozen or half-written slot was seen and the
+ * key may be in flight: the find must look again. */
+HIVE_PROTO int D_OP(hive_find_answer)(const hive_view *v, P_GEOM_PARAM, P_KEY k, uint32_t h1, uint32_t h2,
+                                      D_OP(hive_walk) w, P_VAL *out)
+{
+    if (w.match) {
+        *out = P_VAL_OF(w.match_word);
+        return HIVE_R_FOUND;
+    }
+    if (!w.ended && D_OV(hive_stash_in_use)(v, P_GEOM_ARG, h1, h2)) {
+        P_SUFFIX(hive_stash_scan) st = D_OV(hive_scan_stash)(v, P_GEOM_ARG, k, h1, h2);
+        if (st.match) {
+            *out = P_VAL_OF(st.match_word);
+            return HIVE_R_FOUND;
+        }
+    }
+    return w.moving ? -1 : HIVE_R_NOT_FOUND;
+}
+
 /* Returns HIVE_R_FOUND (value in *out) or HIVE_R_NOT_FOUND. */
 HIVE_PROTO int D_OP(hive_find_hashed)(const hive_view *v, P_GEOM_PARAM, P_KEY k, uint32_t h1, uint32_t h2,
                                       P_VAL *out)
 {
     for (unsigned round = 0;; round++) {
         D_OP(hive_walk) w = D_OP(hive_walk_probes)(v, P_GEOM_ARG, k, h1, h2);
-        if (w.match) {
-            *out = P_VAL_OF(w.match_word);
-            return HIVE_R_FOUND;
-        }
-        if (!w.ended && D_OV(hive_stash_in_use)(v, P_GEOM_ARG, h1, h2)) {
-            P_SUFFIX(hive_stash_scan) st = D_OV(hive_scan_stash)(v, P_GEOM_ARG, k, h1, h2);
-            if (st.match) {
-                *out = P_VAL_OF(st.match_word);
-                return HIVE_R_FOUND;
-            }
-        }
-        if (!w.moving)
-            return HIVE_R_NOT_FOUND;
+        int r = D_OP(hive_find_answer)(v, P_GEOM_ARG, k, h1, h2, w, out);
+        if (r >= 0)
+            return r;
         hive_backoff(round); /* the key may be in flight between its buckets */
     }
 }
@@ -229,20 +240,10 @@ HIVE_PROTO int D_OP(hive_find_after_first)(const hive_view *v, P_GEOM_PARAM, P_K
                                            uint32_t first, P_VAL *out)
 {
     D_OP(hive_walk) w = D_OP(hive_walk_from)(v, P_GEOM_ARG, k, h1, h2, 1);
-    if (w.match) {
-        *out = P_VAL_OF(w.match_word);
-        return HIVE_R_FOUND;
-    }
-    if (!w.ended && !(first & HIVE_FIRST_ENDED) && D_OV(hive_stash_in_use)(v, P_GEOM_ARG, h1, h2)) {
-        P_SUFFIX(hive_stash_scan) st = D_OV(hive_scan_stash)(v, P_GEOM_ARG, k, h1, h2);
-        if (st.match) {
-            *out = P_VAL_OF(st.match_word);
-            return HIVE_R_FOUND;
-        }
-    }
-    if (!w.moving && !(first & HIVE_FIRST_MOVING))
-        return HIVE_R_NOT_FOUND;
-    return D_OP(hive_find_hashed)(v, P_GEOM_ARG, k, h1, h2, out);
+    w.ended |= (first & HIVE_FIRST_ENDED) != 0;
+    w.moving |= (first & HIVE_FIRST_MOVING) != 0;
+    int r = D_OP(hive_find_answer)(v, P_GEOM_ARG, k, h1, h2, w, out);
+    return r >= 0 ? r : D_OP(hive_find_hashed)(v, P_GEOM_ARG, k, h1, h2, out);
 }
 
 HIVE_PROTO int D_OP(hive_find)(const hive_view *v, P_GEOM_PARAM, P_KEY k, P_VAL *out)

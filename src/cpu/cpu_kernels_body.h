@@ -117,7 +117,8 @@ static void K_SUFFIX(run_range_plain)(const hive_view *v, uint32_t S, int second
  * buckets instead of 2, each a line that a table beyond the last-level
  * cache reads from DRAM.  The Hive design's find is split in two
  * (designs/hive/protocol_body.h); a probe design's first part is its first
- * bucket's scan (core/probe_body.h), and its second the whole find. */
+ * bucket's scan, and its second the walk on from its second probe
+ * (core/probe_body.h). */
 #define K_SECOND_WAIT 8
 #define K_SECOND_RING 16 /* a power of two above K_SECOND_WAIT */
 

@@ -51,7 +51,7 @@ int hive_test_capability(int real);
  * except in the tests' build with HIVE_TEST_CACHE_DEFER_BYTES=N set (then
  * also for any batch size). */
 long long hive_test_cache_defer(long long real);
-/* Whether the two-level table must stage its finds (src/tiered/tiered_api.c):
+/* Whether the two-level table must stage its finds and upserts (src/tiered/tiered_api.c):
  * 0, except in the tests' build with HIVE_TEST_TIERED_STAGED=1. */
 int hive_test_tiered_staged(void);
 /* Whether this write-back of the two-level table must fail: 0, except in

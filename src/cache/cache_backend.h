@@ -55,6 +55,17 @@ typedef struct hive_cache_backend_ops {
      * cannot be had.  free_io(NULL) does nothing. */
     void *(*alloc_io)(const void *impl, size_t bytes);
     void (*free_io)(const void *impl, void *p);
+    /* Optional (NULL: the caller does it on the host).  The n pairs
+     * keys/values (n < 2^32 - 1, 8-byte aligned, memory this backend's
+     * calls reach), less the reserved keys (counted into *reserved), made
+     * unique: each key once, with the value of its last occurrence, into
+     * out_keys/out_values (alloc_io memory with room for n; no particular
+     * order); *unique says how many.  A CUDA backend does it at the bus's
+     * speed where a host pass would cost a hash-map probe a pair
+     * (cuda_cache_unique.cuh). */
+    hive_status (*unique_pairs)(void *impl, uint64_t n, const uint64_t *keys, const uint64_t *values,
+                                uint64_t *out_keys, uint64_t *out_values, uint64_t *unique, uint64_t *reserved,
+                                hive_stream stream);
 } hive_cache_backend_ops;
 
 enum hive_cache_reach { HIVE_REACH_HOST = 0, HIVE_REACH_BOTH = 1, HIVE_REACH_DEVICE = 2 };

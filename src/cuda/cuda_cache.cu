@@ -14,6 +14,7 @@
 #include "cuda_check.h"
 #include "cuda_device.h"
 #include "cuda_cache_kernels.cuh"
+#include "cuda_cache_unique.cuh"
 #include "cuda_table.h"
 
 #include <cub/device/device_radix_sort.cuh>
@@ -38,6 +39,8 @@ enum {
     K_ERASE_IF,
     K_EXPORT,
     K_COUNT,
+    K_UNIQUE_MARK,
+    K_UNIQUE_EMIT,
     K_KERNELS
 };
 
@@ -60,7 +63,8 @@ static const void *const cache_kernels[K_KERNELS] = {
     (const void *)hive_cache_assign_kernel,        (const void *)hive_cache_assign_values_kernel,
     (const void *)hive_cache_assign_scores_kernel, (const void *)hive_cache_accum_kernel,
     (const void *)hive_cache_erase_kernel,         (const void *)hive_cache_erase_if_kernel,
-    (const void *)hive_cache_export_kernel,        (const void *)hive_cache_count_kernel};
+    (const void *)hive_cache_export_kernel,        (const void *)hive_cache_count_kernel,
+    (const void *)hive_cache_unique_mark_kernel,   (const void *)hive_cache_unique_emit_kernel};
 
 /* The batch kernel of each hive_cache_op. */
 static hive_cache_batch_kernel batch_kernel(int op, int *index)
@@ -97,6 +101,14 @@ typedef struct order_lists {
     size_t temp_bytes;
 } order_lists;
 
+/* unique_pairs' scratch (cuda_cache_unique.cuh): its map and the pairs'
+ * device copies, for up to n pairs. */
+typedef struct unique_scratch {
+    uint64_t n, slots;
+    uint64_t *keys, *pair_keys, *pair_values;
+    uint32_t *last;
+} unique_scratch;
+
 typedef struct hive_cache_cuda {
     int device;
     int sm_count;
@@ -110,6 +122,8 @@ typedef struct hive_cache_cuda {
     hive_allocator allocator; /* config.allocator: the device arrays' (alloc NULL: cudaMalloc) */
     pthread_mutex_t order_lock; /* held by the call that uses `order` (others go unsorted) */
     order_lists order;          /* grown on demand */
+    pthread_mutex_t unique_lock; /* held by the unique_pairs call that uses `unique` */
+    unique_scratch unique;       /* grown on demand */
 } hive_cache_cuda;
 
 static uint64_t table_slots(const hive_cache_cuda *c) { return c->view.buckets * c->view.slots; }
@@ -177,11 +191,14 @@ static hive_status cache_alloc(const hive_cache_cuda *c, void **p, size_t bytes,
 }
 
 static void order_lists_close(const hive_cache_cuda *c, order_lists *d);
+static void unique_scratch_close(const hive_cache_cuda *c, unique_scratch *u);
 
 static void free_cache(hive_cache_cuda *c)
 {
     order_lists_close(c, &c->order);
     pthread_mutex_destroy(&c->order_lock);
+    unique_scratch_close(c, &c->unique);
+    pthread_mutex_destroy(&c->unique_lock);
     uint64_t n = table_slots(c);
     table_free(&c->allocator, c->view.digests, n, NULL);
     table_free(&c->allocator, c->view.keys, n * sizeof(uint64_t), NULL);
@@ -251,6 +268,7 @@ static hive_status cache_create(const hive_cache_config *config, uint64_t bucket
         goto out;
     }
     pthread_mutex_init(&c->order_lock, NULL);
+    pthread_mutex_init(&c->unique_lock, NULL);
     c->device = config->device;
     c->sm_count = prop.multiProcessorCount;
     c->allocator = config->allocator;
@@ -708,6 +726,110 @@ static hive_status cache_clear(void *impl, hive_stream stream)
     RETURN_ON_DEVICE(c, "hive_cache_clear (CUDA)", clear(c, (cudaStream_t)stream));
 }
 
+/* ---------------------------------------------------------------- unique pairs */
+
+static void unique_scratch_close(const hive_cache_cuda *c, unique_scratch *u)
+{
+    table_free(&c->allocator, u->keys, u->slots * sizeof(uint64_t), NULL);
+    table_free(&c->allocator, u->last, u->slots * sizeof(uint32_t), NULL);
+    table_free(&c->allocator, u->pair_keys, u->n * sizeof(uint64_t), NULL);
+    table_free(&c->allocator, u->pair_values, u->n * sizeof(uint64_t), NULL);
+    memset(u, 0, sizeof *u);
+}
+
+/* Map slots for n pairs: the power of two at least twice n. */
+static uint64_t unique_slots(uint64_t n)
+{
+    uint64_t slots = 64;
+    while (slots < 2 * n)
+        slots *= 2;
+    return slots;
+}
+
+/* The scratch with room for n pairs (the caller holds unique_lock): kept
+ * from call to call, grown to the larger of n and twice what it was. */
+static hive_status unique_scratch_reserve(hive_cache_cuda *c, uint64_t n, const char *call)
+{
+    unique_scratch *u = &c->unique;
+    if (u->n >= n)
+        return HIVE_SUCCESS;
+    uint64_t want = 2 * u->n > n ? 2 * u->n : n;
+    if (want >= UINT32_MAX)
+        want = n;
+    unique_scratch_close(c, u);
+    unique_scratch grown = {want, unique_slots(want), NULL, NULL, NULL, NULL};
+    hive_status st = cache_alloc(c, (void **)&grown.keys, grown.slots * sizeof(uint64_t), call, "the map's keys");
+    if (st == HIVE_SUCCESS)
+        st = cache_alloc(c, (void **)&grown.last, grown.slots * sizeof(uint32_t), call, "the map's positions");
+    if (st == HIVE_SUCCESS)
+        st = cache_alloc(c, (void **)&grown.pair_keys, want * sizeof(uint64_t), call, "the pairs' keys");
+    if (st == HIVE_SUCCESS)
+        st = cache_alloc(c, (void **)&grown.pair_values, want * sizeof(uint64_t), call, "the pairs' values");
+    if (st != HIVE_SUCCESS) {
+        unique_scratch_close(c, &grown);
+        return st;
+    }
+    *u = grown;
+    return HIVE_SUCCESS;
+}
+
+typedef struct unique_launch {
+    hive_unique_map map;
+    const uint64_t *keys, *values;
+    uint64_t n;
+    uint64_t *out_keys, *out_values;
+} unique_launch;
+
+static hive_status launch_unique(const hive_cache_cuda *c, const void *ctx, cudaStream_t s, uint64_t *counters)
+{
+    static const char call[] = "hive unique pairs (CUDA)";
+    const unique_launch *l = (const unique_launch *)ctx;
+    uint64_t slots = l->map.mask + 1;
+    HIVE_CUDA_TRY(cudaMemsetAsync(l->map.keys, 0xFF, slots * sizeof(uint64_t), s), call);
+    HIVE_CUDA_TRY(cudaMemsetAsync(l->map.last, 0, slots * sizeof(uint32_t), s), call);
+    hive_cache_unique_mark_kernel<<<grid_for(c, K_UNIQUE_MARK, l->n), HIVE_CACHE_THREADS, 0, s>>>(
+        l->map, l->keys, l->values, l->n, counters);
+    HIVE_TRY(launched(call));
+    hive_cache_unique_emit_kernel<<<grid_for(c, K_UNIQUE_EMIT, l->n), HIVE_CACHE_THREADS, 0, s>>>(
+        l->map, l->n, l->out_keys, l->out_values, counters);
+    return launched(call);
+}
+
+static hive_status unique_pairs(hive_cache_cuda *c, uint64_t n, const uint64_t *keys, const uint64_t *values,
+                                uint64_t *out_keys, uint64_t *out_values, uint64_t *unique, uint64_t *reserved,
+                                cudaStream_t s)
+{
+    static const char call[] = "hive unique pairs (CUDA)";
+    if (n >= UINT32_MAX)
+        return hive_fail(HIVE_ERROR_INTERNAL, call, "%llu pairs: positions are 32-bit", (unsigned long long)n);
+    pthread_mutex_lock(&c->unique_lock);
+    hive_status st = unique_scratch_reserve(c, n, call);
+    uint64_t k[HIVE_CACHE_CTR_COUNT];
+    if (st == HIVE_SUCCESS) {
+        const unique_scratch *u = &c->unique;
+        unique_launch l = {{u->keys, u->last, u->pair_keys, u->pair_values, unique_slots(n) - 1, c->view.seed},
+                           keys, values, n, out_keys, out_values};
+        st = with_counters(c, s, call, launch_unique, &l, k);
+    }
+    pthread_mutex_unlock(&c->unique_lock);
+    HIVE_TRY(st);
+    *unique = k[HIVE_CACHE_CTR_OUT];
+    *reserved = k[HIVE_CACHE_CTR_RESERVED];
+    return HIVE_SUCCESS;
+}
+
+static hive_status cache_unique_pairs(void *impl, uint64_t n, const uint64_t *keys, const uint64_t *values,
+                                      uint64_t *out_keys, uint64_t *out_values, uint64_t *unique,
+                                      uint64_t *reserved, hive_stream stream)
+{
+    hive_cache_cuda *c = (hive_cache_cuda *)impl;
+    *unique = *reserved = 0;
+    if (n == 0)
+        return HIVE_SUCCESS;
+    RETURN_ON_DEVICE(c, "hive unique pairs (CUDA)",
+                     unique_pairs(c, n, keys, values, out_keys, out_values, unique, reserved, (cudaStream_t)stream));
+}
+
 /* On the table's device: what a host pointer maps to, and which peer memory
  * is reachable, are the current device's (cuda_pointer.cu). */
 static hive_status cache_check_pointer(const void *impl, const void *p, const char *call, const char *what)
@@ -775,4 +897,5 @@ extern "C" const hive_cache_backend_ops hive_cache_cuda_backend = {
     .bytes_held = cache_bytes_held,
     .alloc_io = cache_alloc_io,
     .free_io = cache_free_io,
+    .unique_pairs = cache_unique_pairs,
 };

@@ -163,12 +163,13 @@ hive_status hive_tiered_admit(hive_tiered *t, uint64_t m, const uint64_t *keys, 
 hive_status hive_tiered_write_back(hive_tiered *t, const char *call);
 
 /* tiered_find.c, tiered_write.c: one step of at most config.batch keys;
- * reserved keys are skipped and counted into *skipped.  A find is `direct`
- * when the hot tier takes the caller's arrays as they are (tiered_api.c). */
+ * reserved keys are skipped and counted into *skipped.  A find or an
+ * upsert is `direct` when the hot tier takes the caller's arrays as they
+ * are (tiered_api.c). */
 hive_status hive_tiered_find_step(hive_tiered *t, uint64_t n, const uint64_t *keys, uint64_t *values,
                                   uint8_t *found, int direct, uint64_t *skipped, hive_stream stream);
 hive_status hive_tiered_upsert_step(hive_tiered *t, uint64_t n, const uint64_t *keys, const uint64_t *values,
-                                    uint64_t *skipped, hive_stream stream);
+                                    int direct, uint64_t *skipped, hive_stream stream);
 hive_status hive_tiered_erase_step(hive_tiered *t, uint64_t n, const uint64_t *keys, uint8_t *results,
                                    uint64_t *skipped, hive_stream stream);
 

@@ -247,6 +247,15 @@ static hive_status reach_of(const hive_tiered *t, const char *call, const void *
     return HIVE_SUCCESS;
 }
 
+/* Whether a call's arrays go to the hot tier as they are: it reaches them
+ * all where the host does, and keys and values are 8-byte aligned. */
+static int is_direct(int reach_keys, int reach_values, int reach_found, const uint64_t *keys,
+                     const uint64_t *values)
+{
+    return reach_keys == HIVE_REACH_BOTH && reach_values == HIVE_REACH_BOTH && reach_found == HIVE_REACH_BOTH &&
+           (((uintptr_t)keys | (uintptr_t)values) & 7u) == 0 && !hive_test_tiered_staged();
+}
+
 static hive_status upsert_locked(hive_tiered *t, uint64_t n, const uint64_t *keys, const uint64_t *values,
                                  hive_stream stream)
 {
@@ -256,13 +265,15 @@ static hive_status upsert_locked(hive_tiered *t, uint64_t n, const uint64_t *key
         return HIVE_SUCCESS;
     HIVE_CHECK_ARG(keys != NULL, call, "keys is NULL");
     HIVE_CHECK_ARG(values != NULL, call, "values is NULL");
-    HIVE_TRY(reach_of(t, call, keys, "keys", NULL));
-    HIVE_TRY(reach_of(t, call, values, "values", NULL));
+    int rk, rv;
+    HIVE_TRY(reach_of(t, call, keys, "keys", &rk));
+    HIVE_TRY(reach_of(t, call, values, "values", &rv));
+    int direct = is_direct(rk, rv, HIVE_REACH_BOTH, keys, values);
     HIVE_TRY(hive_tiered_write_back(t, call));
     uint64_t skipped = 0;
     for (uint64_t at = 0; at < n; at += t->config.batch) {
         uint64_t step = n - at < t->config.batch ? n - at : t->config.batch;
-        HIVE_TRY(hive_tiered_upsert_step(t, step, keys + at, values + at, &skipped, stream));
+        HIVE_TRY(hive_tiered_upsert_step(t, step, keys + at, values + at, direct, &skipped, stream));
     }
     return reserved_status(skipped, call);
 }
@@ -290,8 +301,7 @@ static hive_status find_locked(hive_tiered *t, uint64_t n, const uint64_t *keys,
     HIVE_TRY(reach_of(t, call, keys, "keys", &rk));
     HIVE_TRY(reach_of(t, call, values, "values", &rv));
     HIVE_TRY(reach_of(t, call, found, "found", &rf));
-    int direct = rk == HIVE_REACH_BOTH && rv == HIVE_REACH_BOTH && rf == HIVE_REACH_BOTH &&
-                 (((uintptr_t)keys | (uintptr_t)values) & 7u) == 0 && !hive_test_tiered_staged();
+    int direct = is_direct(rk, rv, rf, keys, values);
     HIVE_TRY(hive_tiered_write_back(t, call));
     uint64_t skipped = 0;
     for (uint64_t at = 0; at < n; at += t->config.batch) {

@@ -1,8 +1,9 @@
 /* tiered_write.c — one step of hive_tiered_upsert and of hive_tiered_erase.
  *
  * Upsert: the step's keys are made unique (the last occurrence's value;
- * reserved keys skipped).  The hot tier's assign writes the ones with a
- * copy there, and the rest enter it (admit) once the cold tier has them.
+ * reserved keys skipped), on the GPU for a CUDA hot tier.  The hot tier's
+ * assign writes the ones with a copy there, and the rest enter it (admit)
+ * once the cold tier has them.
  *   - Write-through (config.write_back 0): every key is written to the
  *     cold tier first, and the copies stay clean.  Should that write fail,
  *     the step's keys leave the hot tier, so that each reads as the cold
@@ -18,8 +19,10 @@
  * needs no memory (its results array is given, and the cold table never
  * shrinks), so a copy is not dropped without its key. */
 #include <stdio.h>
+#include <string.h>
 
 #include "base/check.h"
+#include "cache/cache_table.h"
 #include "tiered/tiered.h"
 
 /* The step's scores for assign under write-back: the copies it writes are
@@ -79,10 +82,54 @@ static hive_status cold_write(hive_tiered *t, uint64_t n, const uint64_t *keys, 
                      cause);
 }
 
-hive_status hive_tiered_upsert_step(hive_tiered *t, uint64_t n, const uint64_t *keys, const uint64_t *values,
-                                    uint64_t *skipped, hive_stream stream)
+/* The caller's pairs into s_keys2/s_values2, for a hot tier that does not
+ * reach them where they are. */
+typedef struct copy_job {
+    hive_cpu_loop loop;
+    hive_tiered *t;
+    const uint64_t *keys, *values;
+} copy_job;
+
+static void copy_range(hive_cpu_loop *loop, uint64_t i0, uint64_t i1)
 {
-    uint64_t u = hive_tiered_dedup_run(&t->dedup, t->pool, n, keys, values, t->s_keys, t->s_values, skipped);
+    copy_job *j = (copy_job *)loop;
+    memcpy(j->t->s_keys2 + i0, j->keys + i0, (i1 - i0) * sizeof(uint64_t));
+    memcpy(j->t->s_values2 + i0, j->values + i0, (i1 - i0) * sizeof(uint64_t));
+}
+
+/* The step's pairs made unique into s_keys/s_values, *u of them, reserved
+ * keys counted into *skipped: by the hot tier's backend where it has that
+ * pass (CUDA: over the caller's arrays where it reaches them, `direct`,
+ * else over a copy in s_keys2/s_values2), else, or where its scratch finds
+ * no memory, by the host's maps (tiered_dedup.c). */
+static hive_status unique_step(hive_tiered *t, uint64_t n, const uint64_t *keys, const uint64_t *values,
+                               int direct, uint64_t *skipped, uint64_t *u, hive_stream stream)
+{
+    const hive_cache *h = t->hot;
+    if (h->ops->unique_pairs != NULL) {
+        if (!direct) {
+            copy_job cj = {{.range = copy_range}, t, keys, values};
+            hive_cpu_loop_run(t->pool, &cj.loop, n, 1);
+            keys = t->s_keys2;
+            values = t->s_values2;
+        }
+        uint64_t reserved = 0;
+        hive_status s = h->ops->unique_pairs(h->impl, n, keys, values, t->s_keys, t->s_values, u, &reserved, stream);
+        if (s != HIVE_ERROR_OUT_OF_MEMORY) {
+            *skipped += reserved;
+            return s;
+        }
+        hive_clear_error();
+    }
+    *u = hive_tiered_dedup_run(&t->dedup, t->pool, n, keys, values, t->s_keys, t->s_values, skipped);
+    return HIVE_SUCCESS;
+}
+
+hive_status hive_tiered_upsert_step(hive_tiered *t, uint64_t n, const uint64_t *keys, const uint64_t *values,
+                                    int direct, uint64_t *skipped, hive_stream stream)
+{
+    uint64_t u = 0;
+    HIVE_TRY(unique_step(t, n, keys, values, direct, skipped, &u, stream));
     if (u == 0)
         return HIVE_SUCCESS;
     int back = t->config.write_back != 0;

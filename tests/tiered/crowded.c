@@ -20,6 +20,9 @@
  * hit, the key it displaced is answered cold; a find repeating a cold key
  * ten times sends it up ten times, which gives it one copy and evicts one.
  *
+ * `repeats`: batches of 20,000 pairs over 43 keys and reserved ones, and
+ * of 4,096 pairs of one key: the last occurrence of each key wins.
+ *
  * After every call: every key (aimed and a few never inserted) against the
  * oracle, sizes, cold == size. */
 #include <stdio.h>
@@ -229,6 +232,54 @@ static void promote(void)
     tt_close(t);
 }
 
+/* Repeats across a whole batch: 20,000 pairs over 43 keys (three of them
+ * in most pairs, so that a key repeats within warps and across thousands
+ * of them), with reserved keys among them, then 4,096 pairs of one key.
+ * Each key keeps the value of its last occurrence, the reserved ones are
+ * skipped (RESERVED_KEY, never stored).  On a CUDA hot tier the pairs are
+ * made unique on the GPU (cuda_cache_unique.cuh). */
+static void repeats(void)
+{
+    ht_ref_clear(&oracle);
+    universe_n = 0;
+    hive_tiered_config c = tt_config(&T);
+    c.hot_capacity = 64;
+    c.promote = HIVE_TIERED_PROMOTE_NEVER;
+    hive_tiered *t = tt_open(&T, &c);
+    enum { N = 20000, KEYS = 43 };
+    uint64_t pool[KEYS];
+    for (int k = 0; k < KEYS; k++)
+        pool[k] = aimed(2, (uint64_t)k % 2);
+    uint64_t *keys = (uint64_t *)tt_array(&T, N * sizeof(uint64_t));
+    uint64_t *values = (uint64_t *)tt_array(&T, N * sizeof(uint64_t));
+    for (uint64_t round = 0; round < 3; round++) {
+        uint64_t reserved = 0;
+        for (uint64_t i = 0; i < N; i++) {
+            uint64_t r = ht_rng_next(&rng) % 100;
+            keys[i] = i % 101 == 7 ? HIVE_KV64_RESERVED_MIN + (i & 3) : pool[r < 90 ? r % 3 : 3 + r % (KEYS - 3)];
+            values[i] = round << 32 | (i + 1);
+            if (keys[i] >= HIVE_KV64_RESERVED_MIN)
+                reserved++;
+            else
+                ht_ref_put(&oracle, keys[i], values[i]);
+        }
+        HT_CHECK(reserved > 0, "%s", "reserved keys among the pairs");
+        HT_CHECK_STATUS(hive_tiered_upsert(t, N, keys, values, NULL), HIVE_ERROR_RESERVED_KEY,
+                        "round %llu: 20,000 pairs of 43 keys and reserved ones", (unsigned long long)round);
+        check(t, "repeats: the last of thousands of pairs of a key wins");
+    }
+    for (uint64_t i = 0; i < 4096; i++) {
+        keys[i] = pool[5];
+        values[i] = 7000 + i;
+    }
+    ht_ref_put(&oracle, pool[5], 7000 + 4095);
+    HT_CHECK_STATUS(hive_tiered_upsert(t, 4096, keys, values, NULL), HIVE_SUCCESS, "%s", "4,096 pairs of one key");
+    check(t, "repeats: a batch of one key");
+    tt_array_free(&T, keys);
+    tt_array_free(&T, values);
+    tt_close(t);
+}
+
 int main(int argc, char **argv)
 {
     const char *usage = "<cpu|cuda> [--scale F] [--seed S]";
@@ -252,6 +303,7 @@ int main(int argc, char **argv)
     ht_ref_init(&taken);
     demote();
     promote();
+    repeats();
     ht_ref_free(&oracle);
     ht_ref_free(&taken);
     return ht_finish();

@@ -97,16 +97,23 @@ static void copy_range(hive_cpu_loop *loop, uint64_t i0, uint64_t i1)
     memcpy(j->t->s_values2 + i0, j->values + i0, (i1 - i0) * sizeof(uint64_t));
 }
 
+/* Steps of fewer pairs are made unique by the host's maps even where the
+ * hot tier's backend has a pass of its own: a synchronous GPU call costs
+ * about 20 us of launch and wait (docs/perf.md, "Asynchronous calls"), what
+ * the host's maps take for a thousand or two pairs on one thread. */
+#define UNIQUE_ON_BACKEND_MIN 4096u
+
 /* The step's pairs made unique into s_keys/s_values, *u of them, reserved
  * keys counted into *skipped: by the hot tier's backend where it has that
  * pass (CUDA: over the caller's arrays where it reaches them, `direct`,
- * else over a copy in s_keys2/s_values2), else, or where its scratch finds
- * no memory, by the host's maps (tiered_dedup.c). */
+ * else over a copy in s_keys2/s_values2), else, or for a small step, or
+ * where the backend's scratch finds no memory, by the host's maps
+ * (tiered_dedup.c). */
 static hive_status unique_step(hive_tiered *t, uint64_t n, const uint64_t *keys, const uint64_t *values,
                                int direct, uint64_t *skipped, uint64_t *u, hive_stream stream)
 {
     const hive_cache *h = t->hot;
-    if (h->ops->unique_pairs != NULL) {
+    if (h->ops->unique_pairs != NULL && n >= UNIQUE_ON_BACKEND_MIN) {
         if (!direct) {
             copy_job cj = {{.range = copy_range}, t, keys, values};
             hive_cpu_loop_run(t->pool, &cj.loop, n, 1);

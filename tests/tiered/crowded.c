@@ -237,7 +237,8 @@ static void promote(void)
  * of them), with reserved keys among them, then 4,096 pairs of one key.
  * Each key keeps the value of its last occurrence, the reserved ones are
  * skipped (RESERVED_KEY, never stored).  On a CUDA hot tier the pairs are
- * made unique on the GPU (cuda_cache_unique.cuh). */
+ * made unique on the GPU (cuda_cache_unique.cuh; steps of 4,096 pairs and
+ * more, tiered_write.c). */
 static void repeats(void)
 {
     ht_ref_clear(&oracle);

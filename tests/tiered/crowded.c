@@ -97,12 +97,22 @@ static void tiers(hive_tiered *t, uint64_t hot, uint64_t cold, const char *what)
     HT_CHECK_EQ(s.cold_size, cold, "%s: cold size", what);
 }
 
+/* A new table with a hot tier of hot_capacity entries, and an empty
+ * oracle and universe for it. */
+static hive_tiered *fresh(uint64_t hot_capacity, hive_tiered_promote promote)
+{
+    ht_ref_clear(&oracle);
+    universe_n = 0;
+    hive_tiered_config c = tt_config(&T);
+    c.hot_capacity = hot_capacity;
+    c.promote = promote;
+    return tt_open(&T, &c);
+}
+
 static void demote(void)
 {
-    hive_tiered_config c = tt_config(&T);
-    c.hot_capacity = 64;
-    c.promote = HIVE_TIERED_PROMOTE_NEVER;
-    hive_tiered *t = tt_open(&T, &c);
+    hive_tiered *t = fresh(64, HIVE_TIERED_PROMOTE_NEVER);
+    hive_tiered_config c = HIVE_TIERED_CONFIG_INIT;
     HT_MUST(hive_tiered_get_config(t, &c));
     HT_CHECK_EQ(c.hot_capacity, 64, "%s", "hot capacity");
     const uint64_t B = 2;
@@ -188,12 +198,7 @@ static void demote(void)
 
 static void promote(void)
 {
-    ht_ref_clear(&oracle);
-    universe_n = 0;
-    hive_tiered_config c = tt_config(&T);
-    c.hot_capacity = 32;
-    c.promote = HIVE_TIERED_PROMOTE_ON_FIND;
-    hive_tiered *t = tt_open(&T, &c);
+    hive_tiered *t = fresh(32, HIVE_TIERED_PROMOTE_ON_FIND);
     const uint64_t B = 1;
     uint64_t a[64];
     for (int i = 0; i < 64; i++) {
@@ -241,12 +246,7 @@ static void promote(void)
  * more, tiered_write.c). */
 static void repeats(void)
 {
-    ht_ref_clear(&oracle);
-    universe_n = 0;
-    hive_tiered_config c = tt_config(&T);
-    c.hot_capacity = 64;
-    c.promote = HIVE_TIERED_PROMOTE_NEVER;
-    hive_tiered *t = tt_open(&T, &c);
+    hive_tiered *t = fresh(64, HIVE_TIERED_PROMOTE_NEVER);
     enum { N = 20000, KEYS = 43 };
     uint64_t pool[KEYS];
     for (int k = 0; k < KEYS; k++)

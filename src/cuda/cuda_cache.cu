@@ -101,10 +101,10 @@ typedef struct order_lists {
     size_t temp_bytes;
 } order_lists;
 
-/* unique_pairs' scratch (cuda_cache_unique.cuh): its map and the pairs'
- * device copies, for up to n pairs. */
+/* unique_pairs' scratch (cuda_cache_unique.cuh): its map (unique_slots(n)
+ * slots) and the pairs' device copies, for up to n pairs. */
 typedef struct unique_scratch {
-    uint64_t n, slots;
+    uint64_t n;
     uint64_t *keys, *pair_keys, *pair_values;
     uint32_t *last;
 } unique_scratch;
@@ -728,15 +728,6 @@ static hive_status cache_clear(void *impl, hive_stream stream)
 
 /* ---------------------------------------------------------------- unique pairs */
 
-static void unique_scratch_close(const hive_cache_cuda *c, unique_scratch *u)
-{
-    table_free(&c->allocator, u->keys, u->slots * sizeof(uint64_t), NULL);
-    table_free(&c->allocator, u->last, u->slots * sizeof(uint32_t), NULL);
-    table_free(&c->allocator, u->pair_keys, u->n * sizeof(uint64_t), NULL);
-    table_free(&c->allocator, u->pair_values, u->n * sizeof(uint64_t), NULL);
-    memset(u, 0, sizeof *u);
-}
-
 /* Map slots for n pairs: the power of two at least twice n. */
 static uint64_t unique_slots(uint64_t n)
 {
@@ -744,6 +735,16 @@ static uint64_t unique_slots(uint64_t n)
     while (slots < 2 * n)
         slots *= 2;
     return slots;
+}
+
+static void unique_scratch_close(const hive_cache_cuda *c, unique_scratch *u)
+{
+    uint64_t slots = unique_slots(u->n);
+    table_free(&c->allocator, u->keys, slots * sizeof(uint64_t), NULL);
+    table_free(&c->allocator, u->last, slots * sizeof(uint32_t), NULL);
+    table_free(&c->allocator, u->pair_keys, u->n * sizeof(uint64_t), NULL);
+    table_free(&c->allocator, u->pair_values, u->n * sizeof(uint64_t), NULL);
+    memset(u, 0, sizeof *u);
 }
 
 /* The scratch with room for n pairs (the caller holds unique_lock): kept
@@ -757,10 +758,11 @@ static hive_status unique_scratch_reserve(hive_cache_cuda *c, uint64_t n, const 
     if (want >= UINT32_MAX)
         want = n;
     unique_scratch_close(c, u);
-    unique_scratch grown = {want, unique_slots(want), NULL, NULL, NULL, NULL};
-    hive_status st = cache_alloc(c, (void **)&grown.keys, grown.slots * sizeof(uint64_t), call, "the map's keys");
+    unique_scratch grown = {want, NULL, NULL, NULL, NULL};
+    uint64_t slots = unique_slots(want);
+    hive_status st = cache_alloc(c, (void **)&grown.keys, slots * sizeof(uint64_t), call, "the map's keys");
     if (st == HIVE_SUCCESS)
-        st = cache_alloc(c, (void **)&grown.last, grown.slots * sizeof(uint32_t), call, "the map's positions");
+        st = cache_alloc(c, (void **)&grown.last, slots * sizeof(uint32_t), call, "the map's positions");
     if (st == HIVE_SUCCESS)
         st = cache_alloc(c, (void **)&grown.pair_keys, want * sizeof(uint64_t), call, "the pairs' keys");
     if (st == HIVE_SUCCESS)

@@ -183,6 +183,7 @@ int main(int argc, char **argv)
     c.hot_fraction = o.hot_fraction;
     c.pageable = o.pageable;
     c.write_back = o.write_back;
+    c.hot_single_bucket = o.hot_single_bucket;
     c.allocator = o.allocator;
     c.absent_filter_bits = o.absent_filter_bits;
     c.out_dir = o.out_dir;

@@ -837,7 +837,7 @@ typedef enum hive_tiered_promote {
     HIVE_TIERED_PROMOTE_NEVER = 1    /* finds move nothing; only upserts give keys hot copies */
 } hive_tiered_promote;
 
-#define HIVE_TIERED_CONFIG_VERSION 3u
+#define HIVE_TIERED_CONFIG_VERSION 4u
 
 typedef struct hive_tiered_config {
     uint32_t struct_size;        /* sizeof(hive_tiered_config), set by HIVE_TIERED_CONFIG_INIT */
@@ -871,13 +871,19 @@ typedef struct hive_tiered_config {
                                     that evicts it (docs/tiered.md: faster where the hot tier
                                     holds most of the keys updated; at a 10% hot tier it ran
                                     slower).  Older configs get 0 */
+    uint32_t hot_dual_bucket;    /* (version 4) 1 (the default): each key has two buckets in the
+                                    hot tier (hive_cache_config.dual_bucket), a new copy takes the
+                                    emptier and a full pair drops the older of their oldest copies,
+                                    so that a hot tier the size of the keys holds nearly all of
+                                    them; 0: one bucket a key, where about 7% of a hot tier's
+                                    uniformly placed keys overflow it.  Older configs get 1 */
 } hive_tiered_config;
 
 #define HIVE_TIERED_CONFIG_INIT                                                        \
     {                                                                                  \
         (uint32_t)sizeof(hive_tiered_config), HIVE_TIERED_CONFIG_VERSION, HIVE_BACKEND_AUTO, 0, \
             1048576u, 1048576u, HIVE_TIERED_PROMOTE_ON_FIND, 262144u, 0u, 1u,           \
-            HIVE_HASH_SEED_RANDOM, 0u                                                  \
+            HIVE_HASH_SEED_RANDOM, 0u, 1u                                              \
     }
 
 /* What HIVE_TIERED_CONFIG_INIT gives, as a function.  NULL is ignored. */

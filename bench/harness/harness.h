@@ -68,6 +68,7 @@ typedef struct bench_ctx {
     double hot_fraction;       /* --hot-fraction (tiered): the hot tier's share of the records */
     int pageable;              /* --pageable (tiered): host arrays from malloc on a GPU run too */
     int write_back;            /* --write-back (tiered): hive_tiered_config.write_back = 1 */
+    int hot_single_bucket;     /* --hot-single-bucket (tiered): hive_tiered_config.hot_dual_bucket = 0 */
     int allocator;             /* --allocator: CUDA tables take bench_gpu_allocator() (gpu.h) */
     uint32_t absent_filter_bits; /* --absent-filter: CPU tables' absent-key filter (CUDA tables ignore it) */
     int quick;

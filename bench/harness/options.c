@@ -29,6 +29,7 @@ enum {
     OPT_HOT_FRACTION,
     OPT_PAGEABLE,
     OPT_WRITE_BACK,
+    OPT_HOT_SINGLE_BUCKET,
     OPT_ALLOCATOR,
     OPT_ABSENT_FILTER,
     OPT_QUICK,
@@ -53,6 +54,7 @@ static const struct option long_options[] = {
     {"hot-fraction", required_argument, NULL, OPT_HOT_FRACTION},
     {"pageable", no_argument, NULL, OPT_PAGEABLE},
     {"write-back", no_argument, NULL, OPT_WRITE_BACK},
+    {"hot-single-bucket", no_argument, NULL, OPT_HOT_SINGLE_BUCKET},
     {"allocator", no_argument, NULL, OPT_ALLOCATOR},
     {"absent-filter", required_argument, NULL, OPT_ABSENT_FILTER},
     {"quick", no_argument, NULL, OPT_QUICK},
@@ -96,6 +98,8 @@ void bench_options_usage(FILE *f)
             "                           tier reads and writes as they are)\n"
             "  --write-back             tiered: the two-level table's upserts write keys with hot\n"
             "                           copies in the hot tier alone (hive_tiered_config.write_back)\n"
+            "  --hot-single-bucket      tiered: one bucket a key in the hot tier\n"
+            "                           (hive_tiered_config.hot_dual_bucket = 0; default two)\n"
             "  --allocator              CUDA tables take their device memory through\n"
             "                           hive_config.allocator (cudaMallocAsync on the call's\n"
             "                           stream): their buckets move at each growth; the\n"
@@ -496,6 +500,9 @@ int bench_options_parse(bench_options *o, int argc, char **argv)
             break;
         case OPT_WRITE_BACK:
             o->write_back = 1;
+            break;
+        case OPT_HOT_SINGLE_BUCKET:
+            o->hot_single_bucket = 1;
             break;
         case OPT_QUICK:
             o->quick = 1;

@@ -32,6 +32,7 @@ typedef struct bench_options {
     double hot_fraction;       /* --hot-fraction: the tiered hot tier's share of the records */
     int pageable;              /* --pageable: tiered host arrays from malloc on a GPU run too */
     int write_back;            /* --write-back: tiered, hive_tiered_config.write_back = 1 */
+    int hot_single_bucket;     /* --hot-single-bucket: tiered, hive_tiered_config.hot_dual_bucket = 0 */
     int allocator;             /* --allocator: CUDA tables' device memory through hive_config.allocator */
     uint32_t absent_filter_bits; /* --absent-filter: CPU tables' hive_config.absent_filter_bits */
     int quick;                 /* --quick */

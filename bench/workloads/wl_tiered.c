@@ -149,6 +149,7 @@ static int t_open(bench_ctx *c, const tw_plan *p, int kind, tw_target *t)
         cfg.batch = (uint32_t)p->batch;
         cfg.threads = c->threads;
         cfg.write_back = (uint32_t)c->write_back;
+        cfg.hot_dual_bucket = c->hot_single_bucket ? 0u : 1u;
         hive_status s = hive_tiered_create(&cfg, &t->tiered);
         if (s != HIVE_SUCCESS) {
             fprintf(stderr, "hive_tiered_create: %s: %s\n", hive_status_string(s), hive_last_error());
@@ -304,8 +305,8 @@ int wl_tiered(bench_ctx *c)
     memcpy(geometry, c->geometry, sizeof geometry);
     c->bits = 64;
     c->kbytes = 8;
-    snprintf(c->geometry, sizeof c->geometry, "%s arrays%s", c->gpu ? (c->pageable ? "pageable" : "pinned") : "host",
-             c->write_back ? ", write-back" : "");
+    snprintf(c->geometry, sizeof c->geometry, "%s arrays%s%s", c->gpu ? (c->pageable ? "pageable" : "pinned") : "host",
+             c->write_back ? ", write-back" : "", c->hot_single_bucket ? ", one bucket" : "");
     bench_begin(c, "tiered");
     tw_plan p;
     memset(&p, 0, sizeof p);

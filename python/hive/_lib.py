@@ -285,7 +285,7 @@ class TieredPromote(enum.IntEnum):
     NEVER = 1
 
 
-TIERED_CONFIG_VERSION = 3
+TIERED_CONFIG_VERSION = 4
 
 
 class TieredConfig(ctypes.Structure):
@@ -304,6 +304,7 @@ class TieredConfig(ctypes.Structure):
         ("promote_one_in", ctypes.c_uint32),
         ("hash_seed", ctypes.c_uint64),
         ("write_back", ctypes.c_uint32),
+        ("hot_dual_bucket", ctypes.c_uint32),
     ]
 
 

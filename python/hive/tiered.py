@@ -30,7 +30,8 @@ class TieredTable(Handle):
     promote_one_in=8, batch=1 << 20, threads=4, device=1, hash_seed=7 (a
     fixed seed for the hot tier's buckets; by default each table draws its
     own, and table.config.hash_seed reports it), write_back=1 (an upsert of
-    a key with a hot copy writes the copy alone; docs/tiered.md).
+    a key with a hot copy writes the copy alone; docs/tiered.md),
+    hot_dual_bucket=0 (one hot bucket a key instead of two).
 
     Every call takes host (numpy) arrays and `stream`, the CUDA stream that
     orders the hot tier's work (None: the default stream; see hive.arrays).

@@ -44,9 +44,10 @@ def test_config_and_stats(tiered):
     assert stats["hot_hits"] + stats["cold_hits"] == 1000 and stats["promoted"] == stats["cold_hits"]
 
 
-@pytest.mark.parametrize("promote, one_in, write_back", [("on_find", 1, 0), ("on_find", 4, 0), ("never", 1, 0),
-                                                      ("on_find", 1, 1), ("never", 1, 1)])
-def test_against_a_dict(promote, one_in, write_back):
+@pytest.mark.parametrize("promote, one_in, write_back, dual", [("on_find", 1, 0, 1), ("on_find", 4, 0, 1),
+                                                            ("never", 1, 0, 1), ("on_find", 1, 1, 1),
+                                                            ("never", 1, 1, 1), ("on_find", 1, 1, 0)])
+def test_against_a_dict(promote, one_in, write_back, dual):
     """Zipf-like random calls over 2000 keys (a hot tier of 64), the table checked after every call."""
     rng = np.random.default_rng(7)
     universe = np.unique(rng.integers(1, RESERVED, 2100, dtype=np.uint64))[:2000]
@@ -55,7 +56,8 @@ def test_against_a_dict(promote, one_in, write_back):
     weights /= weights.sum()
     model = {}
     with hive.TieredTable(hot_capacity=64, cold_capacity=128, backend="cpu", threads=2, batch=256,
-                          promote=promote, promote_one_in=one_in, write_back=write_back) as t:
+                          promote=promote, promote_one_in=one_in, write_back=write_back,
+                          hot_dual_bucket=dual) as t:
         for call in range(150):
             n = int(rng.integers(1, 700))
             batch = rng.choice(universe, n, p=weights)

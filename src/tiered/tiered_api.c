@@ -70,8 +70,8 @@ static hive_status alloc_buffers(hive_tiered *t)
  * new key is admitted and a full bucket drops the copy written longest ago,
  * or under write-back the same order in scores of the handle's, which also
  * mark dirty copies (tiered.h, hive_tiered_score); 32-slot buckets, as
- * docs/tiered.md gives the hot tier's capacity; the config's hash seed,
- * drawn per table by default) and a KV64 dictionary of every key that
+ * docs/tiered.md gives the hot tier's capacity, one or two a key as the
+ * config says; the config's hash seed, drawn per table by default) and a KV64 dictionary of every key that
  * never shrinks. */
 static hive_status open_tiers(hive_tiered *t)
 {
@@ -83,6 +83,7 @@ static hive_status open_tiers(hive_tiered *t)
     hc.value_type = HIVE_VALUE_I64;
     hc.policy = t->config.write_back ? HIVE_SCORE_CUSTOM : HIVE_SCORE_LRU;
     hc.bucket_slots = 32;
+    hc.dual_bucket = t->config.hot_dual_bucket;
     hc.hash_seed = t->config.hash_seed;
     hc.threads = t->config.threads;
     HIVE_TRY(hive_cache_create(&hc, &t->hot));

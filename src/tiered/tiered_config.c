@@ -8,14 +8,21 @@
 #include "base/check.h"
 #include "tiered/tiered.h"
 
-/* Each version appended fields (2: hash_seed; 3: write_back): the older
- * ones keep their offsets. */
+/* Each version appended fields (2: hash_seed; 3: write_back; 4:
+ * hot_dual_bucket): the older ones keep their offsets.  Version 4's field
+ * took version 3's tail padding, so that both are 64 bytes; a version-3
+ * config's copy stops where the field begins, for its padding is not known
+ * to be zero. */
 #define OLDEST_CONFIG_SIZE 48u
 #define V2_CONFIG_SIZE 56u
+#define V3_CONFIG_SIZE 64u
+#define V3_CONFIG_FIELDS offsetof(hive_tiered_config, hot_dual_bucket)
 _Static_assert(offsetof(hive_tiered_config, hash_seed) == OLDEST_CONFIG_SIZE,
                "version 1's hive_tiered_config ended where hash_seed begins");
 _Static_assert(offsetof(hive_tiered_config, write_back) == V2_CONFIG_SIZE,
                "version 2's hive_tiered_config ended where write_back begins");
+_Static_assert(sizeof(hive_tiered_config) == V3_CONFIG_SIZE && V3_CONFIG_FIELDS == 60,
+               "version 4's hot_dual_bucket sits in version 3's tail padding");
 
 #define MAX_BATCH (1u << 28) /* positions in a step are 32-bit; 2^28 keys stage 14 GiB */
 #define MAX_THREADS 4096u    /* the cache's and the table's bound */
@@ -28,22 +35,28 @@ void hive_tiered_config_init(hive_tiered_config *config)
 }
 
 /* The caller's config as this header's: an older header's (version 1,
- * without hash_seed; version 2, without write_back) gets the defaults of
- * the fields it lacks. */
+ * without hash_seed; 2, without write_back; 3, without hot_dual_bucket)
+ * gets the defaults of the fields it lacks. */
 static hive_status upgrade(const hive_tiered_config *in, hive_tiered_config *out)
 {
     static const char call[] = "hive_tiered_create";
     HIVE_CHECK_ARG(in != NULL, call, "config is NULL");
-    HIVE_CHECK_ARG((in->version == 1 && in->struct_size == OLDEST_CONFIG_SIZE) ||
-                       (in->version == 2 && in->struct_size == V2_CONFIG_SIZE) ||
-                       (in->version == HIVE_TIERED_CONFIG_VERSION && in->struct_size == sizeof *in),
-                   call,
-                   "config.struct_size %u and version %u: expected %u and %u (or an older header's %u and 2, "
-                   "or %u and 1): start from HIVE_TIERED_CONFIG_INIT",
+    size_t fields = 0; /* the bytes of the caller's version's fields */
+    if (in->version == 1 && in->struct_size == OLDEST_CONFIG_SIZE)
+        fields = OLDEST_CONFIG_SIZE;
+    else if (in->version == 2 && in->struct_size == V2_CONFIG_SIZE)
+        fields = V2_CONFIG_SIZE;
+    else if (in->version == 3 && in->struct_size == V3_CONFIG_SIZE)
+        fields = V3_CONFIG_FIELDS;
+    else if (in->version == HIVE_TIERED_CONFIG_VERSION && in->struct_size == sizeof *in)
+        fields = sizeof *in;
+    HIVE_CHECK_ARG(fields != 0, call,
+                   "config.struct_size %u and version %u: expected %u and %u (or an older header's %u and 3, "
+                   "%u and 2, or %u and 1): start from HIVE_TIERED_CONFIG_INIT",
                    in->struct_size, in->version, (unsigned)sizeof *in, HIVE_TIERED_CONFIG_VERSION,
-                   V2_CONFIG_SIZE, OLDEST_CONFIG_SIZE);
+                   V3_CONFIG_SIZE, V2_CONFIG_SIZE, OLDEST_CONFIG_SIZE);
     hive_tiered_config_init(out);
-    memcpy(out, in, in->struct_size);
+    memcpy(out, in, fields);
     out->struct_size = sizeof *out;
     out->version = HIVE_TIERED_CONFIG_VERSION;
     return HIVE_SUCCESS;
@@ -70,6 +83,7 @@ hive_status hive_tiered_config_resolve(const hive_tiered_config *in, hive_tiered
     HIVE_CHECK_ARG(c->promote_one_in >= 1, call, "config.promote_one_in is 0 (1: every cold hit moves up)");
     HIVE_CHECK_ARG(c->write_back <= 1, call, "config.write_back %u is not 0 (write-through) or 1 (write-back)",
                    c->write_back);
+    HIVE_CHECK_ARG(c->hot_dual_bucket <= 1, call, "config.hot_dual_bucket %u is not 0 or 1", c->hot_dual_bucket);
     *resolved = *c;
     return HIVE_SUCCESS;
 }

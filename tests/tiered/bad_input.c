@@ -13,8 +13,9 @@
  * find are allowed.  The resolved config (hot backend, capacity rounded to
  * whole buckets); AUTO resolves to a backend that works (the CPU without a
  * GPU); the hot tier's hash seed drawn per table by default, a fixed one
- * kept, configs of versions 1 and 2 (without it, without write_back)
- * accepted; write_back above 1 refused.  A handle that is not one.
+ * kept, configs of versions 1, 2 and 3 (without it, without write_back,
+ * without hot_dual_bucket) accepted; write_back and hot_dual_bucket above 1
+ * refused.  A handle that is not one.
  * With a CUDA hot tier, device memory as any array of any call:
  * INVALID_ARGUMENT naming it (the host reads and writes every array).
  *
@@ -65,7 +66,8 @@ static hive_tiered_config older_config(hive_tiered_config c, uint32_t version, u
 /* hash_seed: drawn per table by default and reported; a fixed one kept; a
  * version-1 config (an older header's, 48 bytes, without the field) taken
  * with the default, a version-2 one (56 bytes, without write_back) as
- * write-through; other sizes and versions refused. */
+ * write-through, a version-3 one (64 bytes, hot_dual_bucket's place its
+ * padding) with two hot buckets a key; other sizes and versions refused. */
 static void seeds(hive_tiered_config c)
 {
     c.hot_capacity = 64;
@@ -86,28 +88,36 @@ static void seeds(hive_tiered_config c)
     tt_close(t1);
 
     /* Version 1 (48 bytes, without hash_seed): a drawn seed; version 2 (56
-     * bytes, without write_back): write-through.  The fields past each are
-     * set, and must not be read. */
-    hive_tiered_config v1 = c, v2 = c;
+     * bytes, without write_back): write-through; version 3 (64 bytes,
+     * without hot_dual_bucket): two buckets.  The fields past each are set,
+     * and must not be read. */
+    hive_tiered_config v1 = c, v2 = c, v3 = c;
     v1.hash_seed = 12345;
     v2.write_back = 1;
+    v3.write_back = 1;
+    v3.hot_dual_bucket = 0xA5A5A5A5u; /* padding to a version-3 header */
     g1 = older_config(v1, 1, 48);
     HT_CHECK(g1.hash_seed != HIVE_HASH_SEED_RANDOM && g1.hash_seed != 12345, "version 1: seed %llu",
              (unsigned long long)g1.hash_seed);
     g1 = older_config(v2, 2, 56);
     HT_CHECK(g1.hash_seed == c.hash_seed && g1.write_back == 0, "version 2: seed %llu write_back %u",
              (unsigned long long)g1.hash_seed, g1.write_back);
+    g1 = older_config(v3, 3, 64);
+    HT_CHECK(g1.write_back == 1 && g1.hot_dual_bucket == 1, "version 3: write_back %u hot_dual_bucket %u",
+             g1.write_back, g1.hot_dual_bucket);
     v1.version = 1, v1.struct_size = 48;
     v2.version = 2, v2.struct_size = 56;
     hive_tiered_config b = c;
     b.version = 1;
-    bad_config(b, "version 1 with version 3's size");
+    bad_config(b, "version 1 with version 4's size");
     b = v1, b.version = 2;
     bad_config(b, "version 2 with version 1's size");
     b = c, b.version = 2;
-    bad_config(b, "version 2 with version 3's size");
+    bad_config(b, "version 2 with version 4's size");
     b = v2, b.version = 3;
     bad_config(b, "version 3 with version 2's size");
+    b = v2, b.version = 4;
+    bad_config(b, "version 4 with version 2's size");
 }
 
 static void configs(void)
@@ -141,6 +151,8 @@ static void configs(void)
     bad_config(b, "promote_one_in 0");
     b = c, b.write_back = 2;
     bad_config(b, "write_back 2");
+    b = c, b.hot_dual_bucket = 2;
+    bad_config(b, "hot_dual_bucket 2");
 
     /* AUTO: a GPU hot tier where there is one, else a CPU one; resolved either way. */
     hive_tiered_config a = c;
@@ -169,7 +181,8 @@ static void configs(void)
                  d.hot_capacity == init.hot_capacity && d.cold_capacity == init.cold_capacity &&
                  d.promote == init.promote && d.batch == init.batch && d.threads == init.threads &&
                  d.promote_one_in == init.promote_one_in && d.hash_seed == init.hash_seed &&
-                 d.write_back == 0 && init.write_back == 0,
+                 d.write_back == 0 && init.write_back == 0 && d.hot_dual_bucket == 1 &&
+                 init.hot_dual_bucket == 1,
              "%s", "hive_tiered_config_init differs from the macro");
     hive_tiered_config_init(NULL);
     seeds(c);

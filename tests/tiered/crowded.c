@@ -1,6 +1,7 @@
 /* crowded.c — the two-level table where its hot tier overflows on purpose:
  * keys aimed at one or two buckets of the hot cache (its own placement), so
- * that every new key evicts, and which keys have hot copies is known.
+ * that every new key evicts, and which keys have hot copies is known.  The
+ * scenarios but `dual` give each key one hot bucket (hot_dual_bucket 0).
  *
  *   hive-tiered-crowded <cpu|cuda> [--scale F] [--seed S]
  *
@@ -19,6 +20,13 @@
  * hot copy (cold hit, promoted, one entry evicted), a second find is a hot
  * hit, the key it displaced is answered cold; a find repeating a cold key
  * ten times sends it up ten times, which gives it one copy and evicts one.
+ *
+ * `dual` (PROMOTE_NEVER, two buckets a key, four buckets): 64 keys whose
+ * first bucket is 0 and second 1, upserted one a call, all get hot copies
+ * (each new one takes the emptier bucket); keys of buckets 2 and 3 beside them
+ * keep theirs; one more key of 0 and 1 evicts the least recent of the 64
+ * (the older of the two buckets' oldest); a batch of 100 such keys, each
+ * twice, keeps the second values.
  *
  * `repeats`: batches of 20,000 pairs over 43 keys and reserved ones, and
  * of 4,096 pairs of one key: the last occurrence of each key wins.
@@ -39,9 +47,19 @@ static ht_ref oracle, taken;
 static uint64_t universe[MAX_KEYS];
 static uint64_t universe_n;
 
+/* A key whose hot bucket is `bucket` of `buckets` (one a key). */
 static uint64_t aimed(uint64_t buckets, uint64_t bucket)
 {
     uint64_t k = ct_aimed_key(&rng, TT_HOT_SEED, buckets, 0, bucket, 0, 0, &taken);
+    if (universe_n < MAX_KEYS)
+        universe[universe_n++] = k;
+    return k;
+}
+
+/* A key whose two hot buckets are b1 and b2 of `buckets`. */
+static uint64_t aimed2(uint64_t buckets, uint64_t b1, uint64_t b2)
+{
+    uint64_t k = ct_aimed_key(&rng, TT_HOT_SEED, buckets, 1, b1, 1, b2, &taken);
     if (universe_n < MAX_KEYS)
         universe[universe_n++] = k;
     return k;
@@ -97,21 +115,22 @@ static void tiers(hive_tiered *t, uint64_t hot, uint64_t cold, const char *what)
     HT_CHECK_EQ(s.cold_size, cold, "%s: cold size", what);
 }
 
-/* A new table with a hot tier of hot_capacity entries, and an empty
- * oracle and universe for it. */
-static hive_tiered *fresh(uint64_t hot_capacity, hive_tiered_promote promote)
+/* A new table with a hot tier of hot_capacity entries, one or two buckets
+ * a key, and an empty oracle and universe for it. */
+static hive_tiered *fresh(uint64_t hot_capacity, hive_tiered_promote promote, uint32_t dual)
 {
     ht_ref_clear(&oracle);
     universe_n = 0;
     hive_tiered_config c = tt_config(&T);
     c.hot_capacity = hot_capacity;
     c.promote = promote;
+    c.hot_dual_bucket = dual;
     return tt_open(&T, &c);
 }
 
 static void demote(void)
 {
-    hive_tiered *t = fresh(64, HIVE_TIERED_PROMOTE_NEVER);
+    hive_tiered *t = fresh(64, HIVE_TIERED_PROMOTE_NEVER, 0);
     hive_tiered_config c = HIVE_TIERED_CONFIG_INIT;
     HT_MUST(hive_tiered_get_config(t, &c));
     HT_CHECK_EQ(c.hot_capacity, 64, "%s", "hot capacity");
@@ -198,7 +217,7 @@ static void demote(void)
 
 static void promote(void)
 {
-    hive_tiered *t = fresh(32, HIVE_TIERED_PROMOTE_ON_FIND);
+    hive_tiered *t = fresh(32, HIVE_TIERED_PROMOTE_ON_FIND, 0);
     const uint64_t B = 1;
     uint64_t a[64];
     for (int i = 0; i < 64; i++) {
@@ -237,6 +256,50 @@ static void promote(void)
     tt_close(t);
 }
 
+static void dual(void)
+{
+    hive_tiered *t = fresh(4 * 32, HIVE_TIERED_PROMOTE_NEVER, 1);
+    const uint64_t B = 4;
+    uint64_t other[8];
+    for (int i = 0; i < 8; i++) {
+        other[i] = aimed2(B, 2, 3);
+        upsert1(t, other[i], 50 + (uint64_t)i);
+    }
+    uint64_t a[64];
+    for (int i = 0; i < 64; i++) {
+        a[i] = aimed2(B, 0, 1); /* one bucket a key would hold 32 of them */
+        upsert1(t, a[i], 100 + (uint64_t)i);
+    }
+    tiers(t, 72, 72, "64 keys of buckets 0 and 1, 8 of 2 and 3");
+    HT_CHECK_EQ(tt_stats(t).evicted, 0, "%s", "two buckets of 32 hold 64 keys");
+    check(t, "dual: a bucket pair filled");
+    for (int i = 0; i < 64; i += 7)
+        find_in(t, a[i], 1);
+
+    uint64_t x = aimed2(B, 0, 1);
+    upsert1(t, x, 7000);
+    tiers(t, 72, 73, "one more key of buckets 0 and 1");
+    HT_CHECK_EQ(tt_stats(t).evicted, 1, "%s", "a full pair evicts one copy");
+    find_in(t, x, 1);
+    find_in(t, a[0], 0); /* the least recent of the pair's copies */
+    find_in(t, a[1], 1);
+    for (int i = 0; i < 8; i++)
+        find_in(t, other[i], 1);
+    check(t, "dual: the older of the two buckets' oldest evicted");
+
+    uint64_t keys[200], values[200];
+    for (int i = 0; i < 100; i++) {
+        keys[i] = keys[100 + i] = aimed2(B, 0, 1);
+        values[i] = 400 + (uint64_t)i;
+        values[100 + i] = 500 + (uint64_t)i;
+    }
+    upsert(t, 200, keys, values);
+    check(t, "dual: a batch larger than its bucket pair, each key twice");
+    for (int i = 0; i < 8; i++)
+        find_in(t, other[i], 1);
+    tt_close(t);
+}
+
 /* Repeats across a whole batch: 20,000 pairs over 43 keys (three of them
  * in most pairs, so that a key repeats within warps and across thousands
  * of them), with reserved keys among them, then 4,096 pairs of one key.
@@ -246,7 +309,7 @@ static void promote(void)
  * more, tiered_write.c). */
 static void repeats(void)
 {
-    hive_tiered *t = fresh(64, HIVE_TIERED_PROMOTE_NEVER);
+    hive_tiered *t = fresh(64, HIVE_TIERED_PROMOTE_NEVER, 0);
     enum { N = 20000, KEYS = 43 };
     uint64_t pool[KEYS];
     for (int k = 0; k < KEYS; k++)
@@ -304,6 +367,7 @@ int main(int argc, char **argv)
     ht_ref_init(&taken);
     demote();
     promote();
+    dual();
     repeats();
     ht_ref_free(&oracle);
     ht_ref_free(&taken);

@@ -100,7 +100,9 @@ static void copy_range(hive_cpu_loop *loop, uint64_t i0, uint64_t i1)
 /* Steps of fewer pairs are made unique by the host's maps even where the
  * hot tier's backend has a pass of its own: a synchronous GPU call costs
  * about 20 us of launch and wait (docs/perf.md, "Asynchronous calls"), what
- * the host's maps take for a thousand or two pairs on one thread. */
+ * the host's maps take for a thousand or two pairs on one thread.  Whole
+ * upserts on an H200 broke even at about 3000 pairs (docs/perf.md, "The
+ * GPU's deduplication threshold"). */
 #define UNIQUE_ON_BACKEND_MIN 4096u
 
 /* The step's pairs made unique into s_keys/s_values, *u of them, reserved

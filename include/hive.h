@@ -875,8 +875,9 @@ typedef struct hive_tiered_config {
                                     hot tier (hive_cache_config.dual_bucket), a new copy takes the
                                     emptier and a full pair drops the older of their oldest copies,
                                     so that a hot tier the size of the keys holds nearly all of
-                                    them; 0: one bucket a key, where about 7% of a hot tier's
-                                    uniformly placed keys overflow it.  Older configs get 1 */
+                                    them; 0: one bucket a key, which leaves about 7% of
+                                    uniformly placed keys out of a hot tier the size of the
+                                    keys.  Older configs get 1 */
 } hive_tiered_config;
 
 #define HIVE_TIERED_CONFIG_INIT                                                        \

@@ -71,8 +71,8 @@ static hive_status alloc_buffers(hive_tiered *t)
  * or under write-back the same order in scores of the handle's, which also
  * mark dirty copies (tiered.h, hive_tiered_score); 32-slot buckets, as
  * docs/tiered.md gives the hot tier's capacity, one or two a key as the
- * config says; the config's hash seed, drawn per table by default) and a KV64 dictionary of every key that
- * never shrinks. */
+ * config says; the config's hash seed, drawn per table by default) and a
+ * KV64 dictionary of every key that never shrinks. */
 static hive_status open_tiers(hive_tiered *t)
 {
     hive_cache_config hc = HIVE_CACHE_CONFIG_INIT;

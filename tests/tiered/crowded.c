@@ -47,23 +47,21 @@ static ht_ref oracle, taken;
 static uint64_t universe[MAX_KEYS];
 static uint64_t universe_n;
 
-/* A key whose hot bucket is `bucket` of `buckets` (one a key). */
-static uint64_t aimed(uint64_t buckets, uint64_t bucket)
+/* A new key of the universe whose hot bucket is b1 of `buckets`, and
+ * where `dual`, whose second is b2. */
+static uint64_t aimed_at(uint64_t buckets, uint32_t dual, uint64_t b1, uint64_t b2)
 {
-    uint64_t k = ct_aimed_key(&rng, TT_HOT_SEED, buckets, 0, bucket, 0, 0, &taken);
+    uint64_t k = ct_aimed_key(&rng, TT_HOT_SEED, buckets, dual, b1, (int)dual, b2, &taken);
     if (universe_n < MAX_KEYS)
         universe[universe_n++] = k;
     return k;
 }
 
-/* A key whose two hot buckets are b1 and b2 of `buckets`. */
-static uint64_t aimed2(uint64_t buckets, uint64_t b1, uint64_t b2)
-{
-    uint64_t k = ct_aimed_key(&rng, TT_HOT_SEED, buckets, 1, b1, 1, b2, &taken);
-    if (universe_n < MAX_KEYS)
-        universe[universe_n++] = k;
-    return k;
-}
+/* One bucket a key: its bucket is `bucket`. */
+static uint64_t aimed(uint64_t buckets, uint64_t bucket) { return aimed_at(buckets, 0, bucket, 0); }
+
+/* Two buckets a key: b1 and b2. */
+static uint64_t aimed2(uint64_t buckets, uint64_t b1, uint64_t b2) { return aimed_at(buckets, 1, b1, b2); }
 
 static void check(hive_tiered *t, const char *what)
 {
